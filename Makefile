@@ -1,0 +1,76 @@
+# cyclebench: `make` builds build/cyclebench; `make test`, `make bench`.
+#
+# Every kernel source is compiled into its own object. A file named
+# <primitive>_<isa>.c gets that ISA's flags (FLAGS_<isa>) and nothing else
+# does, so the binary starts on any x86-64 CPU and picks variants at run time.
+
+CC      := gcc
+CXX     := g++
+PYTHON  ?= /usr/bin/python3
+OPT     ?= -O3
+CFLAGS  := -std=c11 $(OPT) -g -Wall -Wextra -Werror -D_GNU_SOURCE
+CXXFLAGS := -std=c++17 $(OPT) -g -Wall -Wextra -Werror
+LDLIBS  := -lsodium -lcrypto -lm
+
+FLAGS_sse2   := -msse2
+FLAGS_ssse3  := -mssse3
+FLAGS_sse41  := -msse4.1
+FLAGS_avx2   := -mavx2
+FLAGS_avx512 := -mavx512f -mavx512vl -mavx512bw
+ISA_SUFFIXES := sse2 ssse3 sse41 avx2 avx512
+
+# The flags for one source file: those of the ISA its name ends in, if any.
+isa_flags = $(strip $(foreach s,$(ISA_SUFFIXES),\
+              $(if $(filter %_$(s),$(basename $(notdir $1))),$(FLAGS_$(s)))))
+
+BUILD   := build
+KERNEL_SRC  := $(wildcard kernels/*.c kernels/*/*.c)
+HARNESS_SRC := $(wildcard harness/*.c)
+TEST_SRC    := $(wildcard tests/test_*.c)
+TEST_SUPPORT_SRC := tests/check.c tests/json.c tests/vectors.c
+
+KERNEL_OBJ  := $(KERNEL_SRC:%.c=$(BUILD)/obj/%.o)
+HARNESS_OBJ := $(HARNESS_SRC:%.c=$(BUILD)/obj/%.o)
+CLI_OBJ     := $(filter-out $(BUILD)/obj/harness/main.o,$(HARNESS_OBJ))
+TEST_SUPPORT_OBJ := $(TEST_SUPPORT_SRC:%.c=$(BUILD)/obj/%.o)
+TEST_BIN    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+
+# The same kernels and tests again under AddressSanitizer and UBSan.
+ASAN_FLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+ASAN_KERNEL_OBJ := $(KERNEL_SRC:%.c=$(BUILD)/asan/%.o)
+ASAN_CLI_OBJ := $(CLI_OBJ:$(BUILD)/obj/%=$(BUILD)/asan/%)
+ASAN_TEST_SUPPORT_OBJ := $(TEST_SUPPORT_SRC:%.c=$(BUILD)/asan/%.o)
+ASAN_TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/asan-tests/%)
+
+.PHONY: all deps test bench clean
+all: $(BUILD)/cyclebench
+
+deps:
+	@ci/install-deps.sh
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(call isa_flags,$<) -MMD -MP -c $< -o $@
+
+$(BUILD)/asan/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(ASAN_FLAGS) $(call isa_flags,$<) -MMD -MP -c $< -o $@
+
+$(BUILD)/cyclebench: $(KERNEL_OBJ) $(HARNESS_OBJ)
+	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+
+$(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT_OBJ) $(KERNEL_OBJ) $(CLI_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+
+$(BUILD)/asan-tests/%: tests/%.c $(ASAN_TEST_SUPPORT_OBJ) $(ASAN_KERNEL_OBJ) $(ASAN_CLI_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(ASAN_FLAGS) $^ -o $@ $(LDLIBS)
+
+test: deps $(BUILD)/cyclebench $(TEST_BIN) $(ASAN_TEST_BIN)
+	@tests/run.sh $(BUILD)
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,167 @@
+/* `cyclebench kat <kernel> [options] < message`: run one kernel once on
+ * stdin and write the raw result to stdout. Scripts and tests compare these
+ * bytes with known answers, so on any error nothing reaches stdout. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../kernels/kernel.h"
+#include "args.h"
+#include "commands.h"
+
+typedef struct kat_request {
+    const kernel *k;
+    const isa_variant *v;
+    kernel_args a;
+    uint8_t *key, *nonce; /* owned copies behind a.key, a.nonce */
+} kat_request;
+
+static int parse_hex_option(const char *name, const char *value,
+                            uint8_t **buf, size_t *len, int *has)
+{
+    free(*buf);
+    *buf = NULL;
+    if (parse_hex(value, buf, len)) {
+        usage_error("%s must be an even number of hex digits (got '%s')",
+                    name, value);
+        return -1;
+    }
+    *has = 1;
+    return 0;
+}
+
+static int parse_number_option(const char *name, const char *value,
+                               uint64_t max, uint64_t *out, int *has)
+{
+    if (parse_u64(value, out) || *out > max) {
+        usage_error("%s must be a decimal number from 0 to %llu (got '%s')",
+                    name, (unsigned long long)max, value);
+        return -1;
+    }
+    *has = 1;
+    return 0;
+}
+
+static int select_variant(kat_request *r, const char *isa)
+{
+    r->v = isa ? kernel_variant_find(r->k, isa) : kernel_best_variant(r->k);
+    if (!r->v) {
+        usage_error("%s has no ISA '%s': see 'cyclebench list'", r->k->name,
+                    isa);
+        return -1;
+    }
+    if (!kernel_variant_usable(r->k, r->v)) {
+        usage_error("%s@%s is unsupported on this machine: pick a supported "
+                    "one from 'cyclebench list'", r->k->name, r->v->isa);
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_options(kat_request *r, int argc, char **argv)
+{
+    const char *isa = NULL, *value;
+    for (int i = 0; i < argc; i++) {
+        const char *arg = argv[i];
+        uint64_t outlen;
+        int rc = 0;
+        if (arg_value(arg, "--isa", &value))
+            isa = value;
+        else if (arg_value(arg, "--key", &value))
+            rc = parse_hex_option("--key", value, &r->key, &r->a.key_len,
+                                  &r->a.has_key);
+        else if (arg_value(arg, "--nonce", &value))
+            rc = parse_hex_option("--nonce", value, &r->nonce,
+                                  &r->a.nonce_len, &r->a.has_nonce);
+        else if (arg_value(arg, "--counter", &value))
+            rc = parse_number_option("--counter", value, UINT64_MAX,
+                                     &r->a.counter, &r->a.has_counter);
+        else if (arg_value(arg, "--outlen", &value)) {
+            rc = parse_number_option("--outlen", value, 1u << 20, &outlen,
+                                     &r->a.has_outlen);
+            r->a.outlen = (size_t)outlen;
+        } else {
+            usage_error("kat: unknown option '%s' (options: --isa= --key= "
+                        "--nonce= --counter= --outlen=)", arg);
+            rc = -1;
+        }
+        if (rc)
+            return -1;
+    }
+    r->a.key = r->key;
+    r->a.nonce = r->nonce;
+    return select_variant(r, isa);
+}
+
+static uint8_t *read_all(FILE *f, size_t *len)
+{
+    size_t cap = 1 << 16, used = 0;
+    uint8_t *buf = malloc(cap);
+    while (buf) {
+        used += fread(buf + used, 1, cap - used, f);
+        if (used < cap)
+            break;
+        uint8_t *bigger = realloc(buf, cap *= 2);
+        if (!bigger)
+            free(buf);
+        buf = bigger;
+    }
+    if (buf && ferror(f)) {
+        free(buf);
+        buf = NULL;
+    }
+    *len = used;
+    return buf;
+}
+
+static int run_request(const kat_request *r)
+{
+    char err[256];
+    size_t len;
+    uint8_t *in = read_all(stdin, &len);
+    if (!in) {
+        usage_error("kat: could not read the message from stdin");
+        return EXIT_USAGE;
+    }
+    if (r->k->check(r->k, &r->a, len, err, sizeof err)) {
+        usage_error("%s", err);
+        free(in);
+        return EXIT_USAGE;
+    }
+    size_t out_len = r->k->out_len(r->k, &r->a, len);
+    uint8_t *out = malloc(out_len + 1);
+    int status = 0;
+    if (!out) {
+        usage_error("kat: out of memory for %zu bytes", out_len);
+        status = EXIT_USAGE;
+    } else if (r->k->run(r->k, r->v, &r->a, in, len, out) != 0) {
+        usage_error("%s: authentication failed, no output", r->k->name);
+        status = 1;
+    } else if (fwrite(out, 1, out_len, stdout) != out_len ||
+               fflush(stdout) != 0) {
+        usage_error("kat: writing stdout failed");
+        status = 1;
+    }
+    free(in);
+    free(out);
+    return status;
+}
+
+int cmd_kat(int argc, char **argv)
+{
+    kat_request r = { 0 };
+    int status = EXIT_USAGE;
+    if (argc < 1 || argv[0][0] == '-') {
+        usage_error("kat needs a kernel name first: cyclebench kat <kernel> "
+                    "[options] < message (kernels: 'cyclebench list')");
+        return EXIT_USAGE;
+    }
+    r.k = kernel_find(argv[0]);
+    if (!r.k)
+        usage_error("unknown kernel '%s': see 'cyclebench list'", argv[0]);
+    else if (parse_options(&r, argc - 1, argv + 1) == 0)
+        status = run_request(&r);
+    free(r.key);
+    free(r.nonce);
+    return status;
+}

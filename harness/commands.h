@@ -1,0 +1,9 @@
+/* Subcommands of build/cyclebench. Each takes the arguments after its name
+ * and returns the process exit status. */
+#ifndef CYCLEBENCH_COMMANDS_H
+#define CYCLEBENCH_COMMANDS_H
+
+int cmd_list(int argc, char **argv);
+int cmd_kat(int argc, char **argv);
+
+#endif

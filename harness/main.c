@@ -1,0 +1,44 @@
+/* build/cyclebench: the command-line entry point. */
+#include <stdio.h>
+#include <string.h>
+
+#include "args.h"
+#include "commands.h"
+
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *synopsis;
+} commands[] = {
+    { "list", cmd_list, "list" },
+    { "kat", cmd_kat,
+      "kat <kernel> [--isa=NAME] [--key=HEX] [--nonce=HEX] [--counter=N] "
+      "[--outlen=N] < message" },
+};
+
+#define N_COMMANDS (sizeof commands / sizeof commands[0])
+
+static void print_usage(FILE *f)
+{
+    fputs("usage:\n", f);
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        fprintf(f, "  cyclebench %s\n", commands[i].synopsis);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        print_usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+        print_usage(stdout);
+        return 0;
+    }
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].run(argc - 2, argv + 2);
+    usage_error("unknown subcommand '%s': use one of list, kat (see "
+                "'cyclebench --help')", argv[1]);
+    return EXIT_USAGE;
+}

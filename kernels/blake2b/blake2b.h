@@ -1,0 +1,55 @@
+/* BLAKE2b (RFC 7693): keyed or unkeyed, digest length 1-64 set in the
+ * parameter block. The compression function comes per ISA; everything else
+ * (parameter block, buffering, finalisation) is portable C in blake2b.c and
+ * calls the compression function of the chosen implementation. */
+#ifndef CYCLEBENCH_BLAKE2B_H
+#define CYCLEBENCH_BLAKE2B_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../cpu.h"
+
+#define BLAKE2B_BLOCK_BYTES 128
+#define BLAKE2B_OUT_BYTES 64
+#define BLAKE2B_KEY_BYTES 64
+
+/* Compress nblocks consecutive 128-byte blocks into h. Before each block the
+ * 128-bit byte counter t is advanced by inc (128 for full blocks, the byte
+ * count for the final one); f0 is the last-block flag (0 or ~0) applied to
+ * every block of the call, so the final block is always compressed alone. */
+typedef void blake2b_compress_fn(uint64_t h[8], uint64_t t[2],
+                                 const uint8_t *blocks, size_t nblocks,
+                                 uint64_t inc, uint64_t f0);
+
+typedef struct blake2b_impl {
+    isa_variant v;
+    blake2b_compress_fn *compress;
+} blake2b_impl;
+
+/* Best first, generic last, ended by a row with v.isa == NULL. */
+extern const blake2b_impl blake2b_impls[];
+
+blake2b_compress_fn blake2b_compress_generic, blake2b_compress_sse41,
+    blake2b_compress_avx2, blake2b_compress_avx512;
+
+typedef struct blake2b_state {
+    uint64_t h[8];
+    uint64_t t[2];
+    uint8_t buf[BLAKE2B_BLOCK_BYTES];
+    size_t buflen;
+    size_t outlen;
+    blake2b_compress_fn *compress;
+} blake2b_state;
+
+/* outlen 1..64, keylen 0..64 (key may be NULL when keylen is 0); checked by
+ * callers. */
+void blake2b_init(blake2b_state *s, const blake2b_impl *impl, size_t outlen,
+                  const uint8_t *key, size_t keylen);
+void blake2b_update(blake2b_state *s, const uint8_t *in, size_t len);
+void blake2b_final(blake2b_state *s, uint8_t *out);
+void blake2b(const blake2b_impl *impl, uint8_t *out, size_t outlen,
+             const uint8_t *in, size_t inlen, const uint8_t *key,
+             size_t keylen);
+
+#endif

@@ -1,0 +1,70 @@
+/* ChaCha stream cipher (8, 12 or 20 rounds), one implementation per ISA.
+ *
+ * Every variant works on the same 16-word state as the reference: constants,
+ * 256-bit key, and a 16-byte "row 3" that the caller lays out. Row 3 starts
+ * with a 64-bit little-endian block counter that the kernel increments per
+ * 64-byte block, carrying from word 12 into word 13. That one rule serves
+ * all layouts:
+ *   DJB:     row3 = counter64 | nonce64
+ *   IETF:    row3 = counter32 | nonce96    (caller guarantees no carry out
+ *                                           of word 12, see chacha_ietf_xor)
+ *   XChaCha: key = HChaCha(key, nonce[0:16]); then DJB-style with
+ *            row3 = counter64 | nonce[16:24]
+ */
+#ifndef CYCLEBENCH_CHACHA_H
+#define CYCLEBENCH_CHACHA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../cpu.h"
+
+#define CHACHA_BLOCK_BYTES 64
+#define CHACHA_KEY_BYTES 32
+#define CHACHA_DJB_NONCE_BYTES 8
+#define CHACHA_IETF_NONCE_BYTES 12
+#define XCHACHA_NONCE_BYTES 24
+
+/* out = in ^ keystream, for len bytes starting at the block counter in row3.
+ * out may equal in; neither needs any alignment. rounds is 8, 12 or 20. */
+typedef void chacha_stream_xor_fn(uint8_t *out, const uint8_t *in, size_t len,
+                                  const uint8_t key[CHACHA_KEY_BYTES],
+                                  const uint8_t row3[16], unsigned rounds);
+
+/* HChaCha: the subkey derivation of XChaCha (words 0-3 and 12-15 of the
+ * permuted state, no feed-forward). */
+typedef void hchacha_fn(uint8_t out[CHACHA_KEY_BYTES],
+                        const uint8_t key[CHACHA_KEY_BYTES],
+                        const uint8_t in[16], unsigned rounds);
+
+typedef struct chacha_impl {
+    isa_variant v;
+    chacha_stream_xor_fn *stream_xor;
+    hchacha_fn *hchacha;
+} chacha_impl;
+
+/* Best first, generic last, ended by a row with v.isa == NULL. */
+extern const chacha_impl chacha_impls[];
+
+chacha_stream_xor_fn chacha_stream_xor_generic, chacha_stream_xor_sse2,
+    chacha_stream_xor_ssse3, chacha_stream_xor_avx2, chacha_stream_xor_avx512;
+hchacha_fn hchacha_generic;
+
+/* Layouts on top of an implementation. Arguments are checked by callers
+ * (the CLI, the tests); these only lay out row 3 and call the kernel. */
+void chacha_djb_xor(const chacha_impl *impl, uint8_t *out, const uint8_t *in,
+                    size_t len, const uint8_t key[32], const uint8_t nonce[8],
+                    uint64_t counter, unsigned rounds);
+
+/* The 32-bit counter must not wrap within the message:
+ * counter + ceil(len / 64) <= 2^32 (chacha_ietf_fits checks it). */
+void chacha_ietf_xor(const chacha_impl *impl, uint8_t *out, const uint8_t *in,
+                     size_t len, const uint8_t key[32], const uint8_t nonce[12],
+                     uint32_t counter, unsigned rounds);
+int chacha_ietf_fits(uint64_t counter, size_t len);
+
+void xchacha_xor(const chacha_impl *impl, uint8_t *out, const uint8_t *in,
+                 size_t len, const uint8_t key[32], const uint8_t nonce[24],
+                 uint64_t counter, unsigned rounds);
+
+#endif

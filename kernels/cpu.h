@@ -1,0 +1,55 @@
+/* CPU feature detection, done once per process.
+ *
+ * Every kernel variant names the features it needs as a mask of CPU_* bits;
+ * dispatch, tests and benchmarks ask cpu_supports() before they call it, so an
+ * ISA the machine lacks is never executed. */
+#ifndef CYCLEBENCH_CPU_H
+#define CYCLEBENCH_CPU_H
+
+#include <stdint.h>
+
+enum cpu_feature {
+    CPU_SSE2       = 1u << 0,
+    CPU_SSSE3      = 1u << 1,
+    CPU_SSE41      = 1u << 2,
+    CPU_AVX        = 1u << 3,
+    CPU_AVX2       = 1u << 4,
+    CPU_AVX512F    = 1u << 5,
+    CPU_AVX512VL   = 1u << 6,
+    CPU_AVX512BW   = 1u << 7,
+    CPU_AVX512IFMA = 1u << 8,
+    CPU_AVX512VBMI = 1u << 9,
+    CPU_AESNI      = 1u << 10,
+    CPU_PCLMUL     = 1u << 11,
+    CPU_VAES       = 1u << 12,
+    CPU_VPCLMULQDQ = 1u << 13,
+    CPU_SHA        = 1u << 14,
+    CPU_BMI2       = 1u << 15,
+};
+
+/* The AVX-512 subset our avx512 kernels are compiled for
+ * (-mavx512f -mavx512vl -mavx512bw). */
+#define CPU_AVX512 (CPU_AVX512F | CPU_AVX512VL | CPU_AVX512BW)
+
+/* Header shared by every row of every implementation table. Tables are
+ * arrays of structs whose first member is this, best first, generic last,
+ * ended by a row whose isa is NULL. */
+typedef struct isa_variant {
+    const char *isa;      /* "generic", "sse2", "avx2", ... */
+    uint32_t required;    /* CPU_* bits */
+} isa_variant;
+
+/* Features usable here: CPUID bits confirmed by XGETBV that the OS saves the
+ * matching register state. Detected on first call, cached afterwards. */
+uint32_t cpu_features(void);
+
+/* Nonzero when every bit of `required` is usable on this CPU. */
+int cpu_supports(uint32_t required);
+
+/* Space-separated names of the detected features, for results context. */
+const char *cpu_feature_names(void);
+
+/* The CPU's brand string from CPUID 0x80000002..4, trimmed. */
+const char *cpu_model_name(void);
+
+#endif

@@ -1,0 +1,121 @@
+#include "kernel.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blake2b/blake2b_kernels.h"
+#include "chacha/chacha_kernels.h"
+#include "memcpy/memcpy_kernels.h"
+
+const kernel *const kernel_registry[] = {
+    &kernel_chacha20, &kernel_chacha12, &kernel_chacha8,
+    &kernel_xchacha20, &kernel_xchacha12, &kernel_xchacha8,
+    &kernel_blake2b,
+    &kernel_memcpy,
+    NULL,
+};
+
+const kernel *kernel_find(const char *name)
+{
+    for (size_t i = 0; kernel_registry[i]; i++)
+        if (strcmp(kernel_registry[i]->name, name) == 0)
+            return kernel_registry[i];
+    return NULL;
+}
+
+const isa_variant *kernel_variant_at(const kernel *k, size_t i)
+{
+    const isa_variant *v =
+        (const isa_variant *)((const char *)k->table + i * k->row_size);
+    return v->isa ? v : NULL;
+}
+
+const isa_variant *kernel_variant_find(const kernel *k, const char *isa)
+{
+    const isa_variant *v;
+    for (size_t i = 0; (v = kernel_variant_at(k, i)); i++)
+        if (strcmp(v->isa, isa) == 0)
+            return v;
+    return NULL;
+}
+
+const isa_variant *kernel_best_variant(const kernel *k)
+{
+    const isa_variant *v;
+    for (size_t i = 0; (v = kernel_variant_at(k, i)); i++)
+        if (kernel_variant_usable(k, v))
+            return v;
+    return kernel_generic_variant(k);
+}
+
+const isa_variant *kernel_generic_variant(const kernel *k)
+{
+    const isa_variant *last = NULL, *v;
+    for (size_t i = 0; (v = kernel_variant_at(k, i)); i++)
+        last = v;
+    return last;
+}
+
+/* Lengths around every block and batch boundary a variant may have
+ * (64-byte ChaCha blocks in batches of 4, 8, 16; 128-byte BLAKE2b blocks),
+ * plus Tor's cell payload. */
+static const size_t self_test_lengths[] = {
+    0, 1, 7, 63, 64, 65, 127, 128, 129, 255, 256, 257, 509, 511, 512, 513,
+    1023, 1024, 1025, 2047, 2049, 4096,
+};
+
+static int compare_on_length(const kernel *k, const isa_variant *v,
+                             const kernel *ref_k, const kernel_args *a,
+                             size_t len, char *err, size_t errlen)
+{
+    const isa_variant *ref = kernel_generic_variant(ref_k);
+    size_t out_len = k->out_len(k, a, len);
+    uint8_t *in = malloc(len + 1), *want = malloc(out_len + 1),
+            *got = malloc(out_len + 1);
+    int rc = -1;
+    if (!in || !want || !got) {
+        snprintf(err, errlen, "out of memory at %zu bytes", len);
+        goto done;
+    }
+    for (size_t i = 0; i < len; i++)
+        in[i] = (uint8_t)(i * 7 + 3);
+    int want_rc = ref_k->run(ref_k, ref, a, in, len, want);
+    int got_rc = k->run(k, v, a, in, len, got);
+    if (want_rc != got_rc || memcmp(want, got, out_len) != 0) {
+        snprintf(err, errlen, "%s@%s differs from %s@%s at %zu bytes",
+                 k->name, v->isa, ref_k->name, ref->isa, len);
+        goto done;
+    }
+    rc = 0;
+done:
+    free(in);
+    free(want);
+    free(got);
+    return rc;
+}
+
+int kernel_variant_usable(const kernel *k, const isa_variant *v)
+{
+    return cpu_supports(v->required) && !(k->unavailable && k->unavailable(k));
+}
+
+int kernel_self_test(const kernel *k, const isa_variant *v, char *err,
+                     size_t errlen)
+{
+    const kernel *ref_k = k->reference ? k->reference : k;
+    kernel_args a;
+    if (!kernel_variant_usable(k, v)) {
+        snprintf(err, errlen, "%s@%s cannot run on this machine", k->name,
+                 v->isa);
+        return -1;
+    }
+    if (k->known_answer && k->known_answer(k, v, err, errlen))
+        return -1;
+    k->bench_args(k, &a);
+    for (size_t i = 0; i < sizeof self_test_lengths / sizeof *self_test_lengths; i++)
+        if (compare_on_length(k, v, ref_k, &a, self_test_lengths[i], err,
+                              errlen))
+            return -1;
+    return 0;
+}

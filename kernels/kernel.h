@@ -1,0 +1,89 @@
+/* The kernel registry: what `list`, `kat`, the tests and the benchmarks walk.
+ *
+ * A kernel is a named operation over a message ("chacha20", "blake2b")
+ * backed by one primitive's implementation table. Its ISA variants are the
+ * rows of that table; a kernel never keeps a list of its own. */
+#ifndef CYCLEBENCH_KERNEL_H
+#define CYCLEBENCH_KERNEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cpu.h"
+
+/* Options of `kat`, also filled with fixed values for benchmarks. A field is
+ * meaningful only when its has_ flag is set. */
+typedef struct kernel_args {
+    const uint8_t *key;
+    size_t key_len;
+    int has_key;
+    const uint8_t *nonce;
+    size_t nonce_len;
+    int has_nonce;
+    uint64_t counter;
+    int has_counter;
+    size_t outlen;
+    int has_outlen;
+} kernel_args;
+
+typedef struct kernel kernel;
+
+struct kernel {
+    const char *name;          /* as typed on the command line */
+    const char *primitive;     /* family, for grouping in reports */
+    const isa_variant *table;  /* first row of the implementation table */
+    size_t row_size;           /* sizeof one row of that table */
+    unsigned param;            /* kernel-specific, e.g. ChaCha rounds */
+
+    /* Validate args for a message of len bytes. Returns 0, or writes a
+     * one-line reason (naming the fix) into err and returns nonzero. */
+    int (*check)(const kernel *k, const kernel_args *a, size_t len,
+                 char *err, size_t errlen);
+    /* Bytes run() writes for a message of len bytes. */
+    size_t (*out_len)(const kernel *k, const kernel_args *a, size_t len);
+    /* Run on checked args. Returns 0, or 1 when authentication fails (no
+     * output is valid then). */
+    int (*run)(const kernel *k, const isa_variant *v, const kernel_args *a,
+               const uint8_t *in, size_t len, uint8_t *out);
+    /* Fixed, valid args for timing and self-tests at any length. */
+    void (*bench_args)(const kernel *k, kernel_args *a);
+
+    /* External kernels (another library's implementation of the same
+     * operation: "openssl:chacha20") name the kernel of ours they must agree
+     * with; their one table row has isa "external". NULL for our own. */
+    const kernel *reference;
+    /* Optional: NULL when usable, else why not (a provider that is missing).
+     * An unavailable kernel is listed as unsupported and never run. */
+    const char *(*unavailable)(const kernel *k);
+    /* Optional: check variant v against published known answers. Returns 0,
+     * or writes the failure into err. */
+    int (*known_answer)(const kernel *k, const isa_variant *v, char *err,
+                        size_t errlen);
+};
+
+/* NULL-terminated, in the order `list` prints them. */
+extern const kernel *const kernel_registry[];
+
+const kernel *kernel_find(const char *name);
+
+/* Rows of k's table, i = 0.. until NULL. */
+const isa_variant *kernel_variant_at(const kernel *k, size_t i);
+const isa_variant *kernel_variant_find(const kernel *k, const char *isa);
+/* The first row this CPU supports (generic always is). */
+const isa_variant *kernel_best_variant(const kernel *k);
+/* The last row: the portable reference every variant is compared with. */
+const isa_variant *kernel_generic_variant(const kernel *k);
+
+/* Nonzero when v can run here: the CPU has its features and the kernel is
+ * available (external libraries may lack a provider). */
+int kernel_variant_usable(const kernel *k, const isa_variant *v);
+
+/* The gate before timing: v's known answers (if the kernel has them), then
+ * v against our generic (of k, or of k->reference for an external kernel)
+ * on a spread of awkward lengths with the kernel's bench_args. Returns 0
+ * when all agree, else writes the first failure into err. A variant that
+ * fails is never timed. */
+int kernel_self_test(const kernel *k, const isa_variant *v, char *err,
+                     size_t errlen);
+
+#endif

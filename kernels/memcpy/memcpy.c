@@ -1,0 +1,58 @@
+/* The memcpy implementation table and its registry kernel. */
+#include <stdio.h>
+
+#include "memcpy.h"
+#include "memcpy_kernels.h"
+
+const memcpy_impl memcpy_impls[] = {
+    { { "avx512", CPU_AVX512 }, memcpy_copy_avx512 },
+    { { "avx2", CPU_AVX2 }, memcpy_copy_avx2 },
+    { { "generic", 0 }, memcpy_copy_generic },
+    { { NULL, 0 }, NULL },
+};
+
+static int memcpy_check(const kernel *k, const kernel_args *a, size_t len,
+                        char *err, size_t errlen)
+{
+    (void)len;
+    if (a->has_key || a->has_nonce || a->has_counter || a->has_outlen) {
+        snprintf(err, errlen, "%s takes no --key, --nonce, --counter or "
+                 "--outlen: drop them", k->name);
+        return -1;
+    }
+    return 0;
+}
+
+static size_t memcpy_out_len(const kernel *k, const kernel_args *a, size_t len)
+{
+    (void)k;
+    (void)a;
+    return len;
+}
+
+static int memcpy_run(const kernel *k, const isa_variant *v,
+                      const kernel_args *a, const uint8_t *in, size_t len,
+                      uint8_t *out)
+{
+    (void)k;
+    (void)a;
+    ((const memcpy_impl *)v)->copy(out, in, len);
+    return 0;
+}
+
+static void memcpy_bench_args(const kernel *k, kernel_args *a)
+{
+    (void)k;
+    *a = (kernel_args){ 0 };
+}
+
+const kernel kernel_memcpy = {
+    .name = "memcpy",
+    .primitive = "memcpy",
+    .table = &memcpy_impls[0].v,
+    .row_size = sizeof memcpy_impls[0],
+    .check = memcpy_check,
+    .out_len = memcpy_out_len,
+    .run = memcpy_run,
+    .bench_args = memcpy_bench_args,
+};
