@@ -46,6 +46,13 @@ typedef struct blake2b_state {
  * callers. */
 void blake2b_init(blake2b_state *s, const blake2b_impl *impl, size_t outlen,
                   const uint8_t *key, size_t keylen);
+/* Compress the key block of a state just initialised with keylen > 0,
+ * instead of waiting for the first message bytes. The result depends only
+ * on the key, so a caller hashing many messages under one key can copy the
+ * state afterwards and pay for the message blocks alone. Every message
+ * hashed from such a state must be at least one byte long: an empty
+ * message's last block is the key block itself. */
+void blake2b_absorb_key_block(blake2b_state *s);
 void blake2b_update(blake2b_state *s, const uint8_t *in, size_t len);
 void blake2b_final(blake2b_state *s, uint8_t *out);
 void blake2b(const blake2b_impl *impl, uint8_t *out, size_t outlen,

@@ -1,0 +1,152 @@
+/* The BLAKE2b implementation table, the portable hashing layer on top of a
+ * compression function, and the registry kernel. */
+#include <stdio.h>
+#include <string.h>
+
+#include "blake2b.h"
+#include "blake2b_consts.h"
+#include "blake2b_kernels.h"
+
+const blake2b_impl blake2b_impls[] = {
+    { { "avx512", CPU_AVX512 }, blake2b_compress_avx512 },
+    { { "avx2", CPU_AVX2 }, blake2b_compress_avx2 },
+    { { "sse41", CPU_SSE41 }, blake2b_compress_sse41 },
+    { { "generic", 0 }, blake2b_compress_generic },
+    { { NULL, 0 }, NULL },
+};
+
+static void blake2b_store64(uint8_t *p, uint64_t x)
+{
+    for (unsigned i = 0; i < 8; i++)
+        p[i] = (uint8_t)(x >> (8 * i));
+}
+
+void blake2b_init(blake2b_state *s, const blake2b_impl *impl, size_t outlen,
+                  const uint8_t *key, size_t keylen)
+{
+    memcpy(s->h, blake2b_iv, sizeof s->h);
+    /* Parameter block word 0: digest length, key length, fanout 1, depth 1.
+     * Its other words (leaf length, node offset, salt, personalisation)
+     * are all zero here. */
+    s->h[0] ^= 0x01010000u ^ (uint64_t)keylen << 8 ^ outlen;
+    s->t[0] = s->t[1] = 0;
+    s->outlen = outlen;
+    s->compress = impl->compress;
+    s->buflen = 0;
+    if (keylen) {
+        memcpy(s->buf, key, keylen);
+        memset(s->buf + keylen, 0, BLAKE2B_BLOCK_BYTES - keylen);
+        s->buflen = BLAKE2B_BLOCK_BYTES;
+    }
+}
+
+void blake2b_absorb_key_block(blake2b_state *s)
+{
+    s->compress(s->h, s->t, s->buf, 1, BLAKE2B_BLOCK_BYTES, 0);
+    /* Copies of this state would otherwise carry the key around. */
+    explicit_bzero(s->buf, sizeof s->buf);
+    s->buflen = 0;
+}
+
+/* The final block must be compressed with the last-block flag, and a block
+ * cannot be known to be the last until more input arrives, so the buffer
+ * always keeps 1..128 bytes back once anything was added. */
+void blake2b_update(blake2b_state *s, const uint8_t *in, size_t len)
+{
+    size_t fill = BLAKE2B_BLOCK_BYTES - s->buflen;
+    if (len == 0)
+        return; /* in may be NULL then, which memcpy must not see */
+    if (len > fill) {
+        if (s->buflen) {
+            memcpy(s->buf + s->buflen, in, fill);
+            s->compress(s->h, s->t, s->buf, 1, BLAKE2B_BLOCK_BYTES, 0);
+            s->buflen = 0;
+            in += fill;
+            len -= fill;
+        }
+        if (len > BLAKE2B_BLOCK_BYTES) {
+            size_t n = (len - 1) / BLAKE2B_BLOCK_BYTES;
+            s->compress(s->h, s->t, in, n, BLAKE2B_BLOCK_BYTES, 0);
+            in += n * BLAKE2B_BLOCK_BYTES;
+            len -= n * BLAKE2B_BLOCK_BYTES;
+        }
+    }
+    memcpy(s->buf + s->buflen, in, len);
+    s->buflen += len;
+}
+
+void blake2b_final(blake2b_state *s, uint8_t *out)
+{
+    memset(s->buf + s->buflen, 0, BLAKE2B_BLOCK_BYTES - s->buflen);
+    s->compress(s->h, s->t, s->buf, 1, s->buflen, ~(uint64_t)0);
+    for (unsigned i = 0; i < 8; i++)
+        blake2b_store64(s->buf + 8 * i, s->h[i]);
+    memcpy(out, s->buf, s->outlen);
+    /* The chaining value of a keyed hash is as good as the key for
+     * extending messages, and buf now holds the untruncated digest. */
+    explicit_bzero(s, sizeof *s);
+}
+
+void blake2b(const blake2b_impl *impl, uint8_t *out, size_t outlen,
+             const uint8_t *in, size_t inlen, const uint8_t *key,
+             size_t keylen)
+{
+    blake2b_state s;
+    blake2b_init(&s, impl, outlen, key, keylen);
+    blake2b_update(&s, in, inlen);
+    blake2b_final(&s, out);
+}
+
+static int blake2b_check(const kernel *k, const kernel_args *a, size_t len,
+                         char *err, size_t errlen)
+{
+    (void)len;
+    if (a->has_key && a->key_len > BLAKE2B_KEY_BYTES) {
+        snprintf(err, errlen, "%s --key must be 0 to %d bytes (got %zu)",
+                 k->name, BLAKE2B_KEY_BYTES, a->key_len);
+        return -1;
+    }
+    if (a->has_outlen && (a->outlen < 1 || a->outlen > BLAKE2B_OUT_BYTES)) {
+        snprintf(err, errlen, "%s --outlen must be 1 to %d (got %zu)",
+                 k->name, BLAKE2B_OUT_BYTES, a->outlen);
+        return -1;
+    }
+    return 0;
+}
+
+static size_t blake2b_out_len(const kernel *k, const kernel_args *a,
+                              size_t len)
+{
+    (void)k;
+    (void)len;
+    return a->has_outlen ? a->outlen : BLAKE2B_OUT_BYTES;
+}
+
+static int blake2b_run(const kernel *k, const isa_variant *v,
+                       const kernel_args *a, const uint8_t *in, size_t len,
+                       uint8_t *out)
+{
+    blake2b((const blake2b_impl *)v, out, blake2b_out_len(k, a, len), in, len,
+            a->has_key ? a->key : NULL, a->has_key ? a->key_len : 0);
+    return 0;
+}
+
+/* The plain 64-byte hash: what OpenSSL's blake2b512 and libsodium's
+ * crypto_generichash compute by default. */
+static void blake2b_bench_args(const kernel *k, kernel_args *a)
+{
+    (void)k;
+    *a = (kernel_args){ .outlen = BLAKE2B_OUT_BYTES, .has_outlen = 1 };
+}
+
+const kernel kernel_blake2b = {
+    .name = "blake2b",
+    .primitive = "blake2b",
+    .table = &blake2b_impls[0].v,
+    .row_size = sizeof blake2b_impls[0],
+    .check = blake2b_check,
+    .out_len = blake2b_out_len,
+    .run = blake2b_run,
+    .bench_args = blake2b_bench_args,
+    .options = KOPT_KEY | KOPT_OUTLEN,
+};
