@@ -9,6 +9,9 @@
 #include "args.h"
 #include "commands.h"
 
+/* --isa is accepted by every kernel; a bit no kernel option uses. */
+#define KOPT_ISA (1 << 30)
+
 typedef struct kat_request {
     const kernel *k;
     const isa_variant *v;
@@ -58,35 +61,77 @@ static int select_variant(kat_request *r, const char *isa)
     return 0;
 }
 
+/* Names of the KOPT_* bits, for messages. */
+static const struct { unsigned bit; const char *name; } option_names[] = {
+    { KOPT_KEY, "--key=HEX" },         { KOPT_NONCE, "--nonce=HEX" },
+    { KOPT_COUNTER, "--counter=N" },   { KOPT_OUTLEN, "--outlen=N" },
+    { KOPT_ROUNDS, "--rounds=N" },     { KOPT_DECRYPT, "--decrypt" },
+};
+
+static void refuse_option(const kernel *k, const char *arg)
+{
+    char accepted[160] = "";
+    for (size_t i = 0; i < sizeof option_names / sizeof option_names[0]; i++)
+        if (k->options & option_names[i].bit) {
+            strcat(accepted, " ");
+            strcat(accepted, option_names[i].name);
+        }
+    usage_error("%s does not take '%s' (it takes --isa=NAME%s)", k->name, arg,
+                accepted);
+}
+
+/* Parses one option into r; KOPT_* bit of the option, 0 if unknown, or -1
+ * after reporting a malformed value. */
+static int parse_option(kat_request *r, const char *arg, const char **isa)
+{
+    const char *value;
+    uint64_t n;
+    if (arg_value(arg, "--isa", &value)) {
+        *isa = value;
+        return KOPT_ISA;
+    }
+    if (arg_value(arg, "--key", &value))
+        return parse_hex_option("--key", value, &r->key, &r->a.key_len,
+                                &r->a.has_key) ? -1 : KOPT_KEY;
+    if (arg_value(arg, "--nonce", &value))
+        return parse_hex_option("--nonce", value, &r->nonce, &r->a.nonce_len,
+                                &r->a.has_nonce) ? -1 : KOPT_NONCE;
+    if (arg_value(arg, "--counter", &value))
+        return parse_number_option("--counter", value, UINT64_MAX,
+                                   &r->a.counter, &r->a.has_counter)
+                   ? -1 : KOPT_COUNTER;
+    if (arg_value(arg, "--outlen", &value)) {
+        if (parse_number_option("--outlen", value, 1u << 20, &n,
+                                &r->a.has_outlen))
+            return -1;
+        r->a.outlen = (size_t)n;
+        return KOPT_OUTLEN;
+    }
+    if (arg_value(arg, "--rounds", &value)) {
+        if (parse_number_option("--rounds", value, 1000, &n,
+                                &r->a.has_rounds))
+            return -1;
+        r->a.rounds = (unsigned)n;
+        return KOPT_ROUNDS;
+    }
+    if (strcmp(arg, "--decrypt") == 0) {
+        r->a.decrypt = 1;
+        return KOPT_DECRYPT;
+    }
+    return 0;
+}
+
 static int parse_options(kat_request *r, int argc, char **argv)
 {
-    const char *isa = NULL, *value;
+    const char *isa = NULL;
     for (int i = 0; i < argc; i++) {
-        const char *arg = argv[i];
-        uint64_t outlen;
-        int rc = 0;
-        if (arg_value(arg, "--isa", &value))
-            isa = value;
-        else if (arg_value(arg, "--key", &value))
-            rc = parse_hex_option("--key", value, &r->key, &r->a.key_len,
-                                  &r->a.has_key);
-        else if (arg_value(arg, "--nonce", &value))
-            rc = parse_hex_option("--nonce", value, &r->nonce,
-                                  &r->a.nonce_len, &r->a.has_nonce);
-        else if (arg_value(arg, "--counter", &value))
-            rc = parse_number_option("--counter", value, UINT64_MAX,
-                                     &r->a.counter, &r->a.has_counter);
-        else if (arg_value(arg, "--outlen", &value)) {
-            rc = parse_number_option("--outlen", value, 1u << 20, &outlen,
-                                     &r->a.has_outlen);
-            r->a.outlen = (size_t)outlen;
-        } else {
-            usage_error("kat: unknown option '%s' (options: --isa= --key= "
-                        "--nonce= --counter= --outlen=)", arg);
-            rc = -1;
-        }
-        if (rc)
+        int bit = parse_option(r, argv[i], &isa);
+        if (bit < 0)
             return -1;
+        if (bit == 0 || (bit != KOPT_ISA && !(r->k->options & (unsigned)bit))) {
+            refuse_option(r->k, argv[i]);
+            return -1;
+        }
     }
     r->a.key = r->key;
     r->a.nonce = r->nonce;

@@ -13,7 +13,11 @@ static const struct {
     { "list", cmd_list, "list" },
     { "kat", cmd_kat,
       "kat <kernel> [--isa=NAME] [--key=HEX] [--nonce=HEX] [--counter=N] "
-      "[--outlen=N] < message" },
+      "[--outlen=N] [--rounds=N] [--decrypt] < message" },
+    { "bench", cmd_bench,
+      "bench [--sizes=N,..] [--isa=NAME] [--kernel=NAME,..] [--cpu=N] "
+      "[--counters=EVENT,..] [--no-system-tune] [--results-dir=DIR] "
+      "[--benchmark_*]" },
 };
 
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
@@ -28,7 +32,8 @@ static void print_usage(FILE *f)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        print_usage(stderr);
+        usage_error("no subcommand: use one of list, kat, bench (see "
+                    "'cyclebench --help')");
         return EXIT_USAGE;
     }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
@@ -38,7 +43,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < N_COMMANDS; i++)
         if (!strcmp(argv[1], commands[i].name))
             return commands[i].run(argc - 2, argv + 2);
-    usage_error("unknown subcommand '%s': use one of list, kat (see "
+    usage_error("unknown subcommand '%s': use one of list, kat, bench (see "
                 "'cyclebench --help')", argv[1]);
     return EXIT_USAGE;
 }

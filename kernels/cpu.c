@@ -61,6 +61,24 @@ static uint32_t detect_features(void)
     return f;
 }
 
+const isa_variant *isa_table_row(const isa_variant *first, size_t row_size,
+                                 size_t i)
+{
+    const isa_variant *v =
+        (const isa_variant *)((const char *)first + i * row_size);
+    return v->isa ? v : NULL;
+}
+
+const isa_variant *isa_table_find(const isa_variant *first, size_t row_size,
+                                  const char *isa)
+{
+    const isa_variant *v;
+    for (size_t i = 0; (v = isa_table_row(first, row_size, i)); i++)
+        if (strcmp(v->isa, isa) == 0)
+            return v;
+    return NULL;
+}
+
 static uint32_t cached_features;
 static int features_known;
 

@@ -6,6 +6,7 @@
 #ifndef CYCLEBENCH_CPU_H
 #define CYCLEBENCH_CPU_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 enum cpu_feature {
@@ -38,6 +39,13 @@ typedef struct isa_variant {
     const char *isa;      /* "generic", "sse2", "avx2", ... */
     uint32_t required;    /* CPU_* bits */
 } isa_variant;
+
+/* Row i of a table whose rows are row_size bytes apart, or NULL past the
+ * end; and the row named isa, or NULL. */
+const isa_variant *isa_table_row(const isa_variant *first, size_t row_size,
+                                 size_t i);
+const isa_variant *isa_table_find(const isa_variant *first, size_t row_size,
+                                  const char *isa);
 
 /* Features usable here: CPUID bits confirmed by XGETBV that the OS saves the
  * matching register state. Detected on first call, cached afterwards. */

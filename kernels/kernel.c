@@ -6,13 +6,18 @@
 
 #include "blake2b/blake2b_kernels.h"
 #include "chacha/chacha_kernels.h"
+#include "lioness/lioness_kernels.h"
+#include "external/external_kernels.h"
 #include "memcpy/memcpy_kernels.h"
 
 const kernel *const kernel_registry[] = {
     &kernel_chacha20, &kernel_chacha12, &kernel_chacha8,
     &kernel_xchacha20, &kernel_xchacha12, &kernel_xchacha8,
     &kernel_blake2b,
+    &kernel_lioness, &kernel_lioness12, &kernel_lioness8,
     &kernel_memcpy,
+    &kernel_openssl_chacha20, &kernel_openssl_blake2b512,
+    &kernel_sodium_chacha20, &kernel_sodium_blake2b,
     NULL,
 };
 
@@ -26,18 +31,12 @@ const kernel *kernel_find(const char *name)
 
 const isa_variant *kernel_variant_at(const kernel *k, size_t i)
 {
-    const isa_variant *v =
-        (const isa_variant *)((const char *)k->table + i * k->row_size);
-    return v->isa ? v : NULL;
+    return isa_table_row(k->table, k->row_size, i);
 }
 
 const isa_variant *kernel_variant_find(const kernel *k, const char *isa)
 {
-    const isa_variant *v;
-    for (size_t i = 0; (v = kernel_variant_at(k, i)); i++)
-        if (strcmp(v->isa, isa) == 0)
-            return v;
-    return NULL;
+    return isa_table_find(k->table, k->row_size, isa);
 }
 
 const isa_variant *kernel_best_variant(const kernel *k)
@@ -95,6 +94,19 @@ done:
     return rc;
 }
 
+void kernel_prepare(const kernel *k, const isa_variant *v, kernel_args *a)
+{
+    if (k->prepare)
+        k->prepare(k, v, a);
+}
+
+void kernel_release(const kernel *k, kernel_args *a)
+{
+    if (k->release && a->prepared)
+        k->release(k, a);
+    a->prepared = NULL;
+}
+
 int kernel_variant_usable(const kernel *k, const isa_variant *v)
 {
     return cpu_supports(v->required) && !(k->unavailable && k->unavailable(k));
@@ -114,7 +126,8 @@ int kernel_self_test(const kernel *k, const isa_variant *v, char *err,
         return -1;
     k->bench_args(k, &a);
     for (size_t i = 0; i < sizeof self_test_lengths / sizeof *self_test_lengths; i++)
-        if (compare_on_length(k, v, ref_k, &a, self_test_lengths[i], err,
+        if (self_test_lengths[i] >= k->min_len &&
+            compare_on_length(k, v, ref_k, &a, self_test_lengths[i], err,
                               errlen))
             return -1;
     return 0;

@@ -24,7 +24,24 @@ typedef struct kernel_args {
     int has_counter;
     size_t outlen;
     int has_outlen;
+    unsigned rounds;
+    int has_rounds;
+    int decrypt;
+    /* Per-key state from kernel_prepare (LIONESS's expanded key), so that
+     * timing covers the per-message work only; NULL means run() sets up
+     * for itself. */
+    void *prepared;
 } kernel_args;
+
+/* The options a kernel's kat accepts; anything else is refused by name. */
+enum kernel_option {
+    KOPT_KEY = 1u << 0,
+    KOPT_NONCE = 1u << 1,
+    KOPT_COUNTER = 1u << 2,
+    KOPT_OUTLEN = 1u << 3,
+    KOPT_ROUNDS = 1u << 4,
+    KOPT_DECRYPT = 1u << 5,
+};
 
 typedef struct kernel kernel;
 
@@ -59,6 +76,14 @@ struct kernel {
      * or writes the failure into err. */
     int (*known_answer)(const kernel *k, const isa_variant *v, char *err,
                         size_t errlen);
+    /* Optional: per-key setup into a->prepared, and its release. */
+    void (*prepare)(const kernel *k, const isa_variant *v, kernel_args *a);
+    void (*release)(const kernel *k, kernel_args *a);
+    /* KOPT_* bits: the options kat accepts for this kernel. */
+    unsigned options;
+    /* Shortest message run() accepts (LIONESS: 41 bytes); self-tests and
+     * benchmarks leave shorter lengths out. */
+    size_t min_len;
 };
 
 /* NULL-terminated, in the order `list` prints them. */
@@ -73,6 +98,11 @@ const isa_variant *kernel_variant_find(const kernel *k, const char *isa);
 const isa_variant *kernel_best_variant(const kernel *k);
 /* The last row: the portable reference every variant is compared with. */
 const isa_variant *kernel_generic_variant(const kernel *k);
+
+/* Per-key setup for variant v on checked args (a no-op for kernels
+ * without it), and its release. Benchmarks prepare outside the timed loop. */
+void kernel_prepare(const kernel *k, const isa_variant *v, kernel_args *a);
+void kernel_release(const kernel *k, kernel_args *a);
 
 /* Nonzero when v can run here: the CPU has its features and the kernel is
  * available (external libraries may lack a provider). */

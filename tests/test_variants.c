@@ -20,7 +20,7 @@ static void compare_variant(const kernel *k, const isa_variant *v)
     kernel_args a;
     k->bench_args(k, &a);
     for (size_t o = 0; o < sizeof offsets / sizeof offsets[0]; o++) {
-        for (size_t len = 0; len <= MAX_LEN; len++) {
+        for (size_t len = k->min_len; len <= MAX_LEN; len++) {
             size_t out_len = k->out_len(k, &a, len);
             uint8_t *in = in_buf + offsets[o][0];
             int in_place = offsets[o][1] < 0;

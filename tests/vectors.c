@@ -13,6 +13,15 @@ const char *vector_path(const char *file)
     return path;
 }
 
+static int has_field(const kv_record *r, const char *line, size_t key_len)
+{
+    for (size_t i = 0; i < r->n; i++)
+        if (strlen(r->keys[i]) == key_len &&
+            strncmp(r->keys[i], line, key_len) == 0)
+            return 1;
+    return 0;
+}
+
 static void add_field(kv_record *r, const char *line)
 {
     const char *eq = strchr(line, '=');
@@ -45,6 +54,13 @@ kv_record *kv_load(const char *path, size_t *count)
             in_record = 0;
             continue;
         }
+        const char *eq = strchr(line, '=');
+        if (!eq)
+            continue; /* a heading such as "vector 0" */
+        /* A field name seen again starts the next record, for files that
+         * do not separate records with blank lines. */
+        if (in_record && has_field(&records[n - 1], line, (size_t)(eq - line)))
+            in_record = 0;
         if (!in_record) {
             if (n == cap)
                 records = realloc(records, (cap = cap ? 2 * cap : 8) *

@@ -1,5 +1,6 @@
 /* Known-answer files under tests/vectors/: "name=value" records separated
- * by blank lines ('#' starts a comment line), and hex decoding for tests. */
+ * by blank lines or by a field name repeating ('#' starts a comment line;
+ * other lines without '=' are headings and ignored), and hex decoding. */
 #ifndef CYCLEBENCH_TEST_VECTORS_H
 #define CYCLEBENCH_TEST_VECTORS_H
 

@@ -1,6 +1,4 @@
 /* The memcpy implementation table and its registry kernel. */
-#include <stdio.h>
-
 #include "memcpy.h"
 #include "memcpy_kernels.h"
 
@@ -14,13 +12,12 @@ const memcpy_impl memcpy_impls[] = {
 static int memcpy_check(const kernel *k, const kernel_args *a, size_t len,
                         char *err, size_t errlen)
 {
+    (void)k;
+    (void)a;
     (void)len;
-    if (a->has_key || a->has_nonce || a->has_counter || a->has_outlen) {
-        snprintf(err, errlen, "%s takes no --key, --nonce, --counter or "
-                 "--outlen: drop them", k->name);
-        return -1;
-    }
-    return 0;
+    (void)err;
+    (void)errlen;
+    return 0; /* any message; kat refuses every option (options = 0) */
 }
 
 static size_t memcpy_out_len(const kernel *k, const kernel_args *a, size_t len)
