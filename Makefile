@@ -10,7 +10,9 @@ PYTHON  ?= /usr/bin/python3
 OPT     ?= -O3
 CFLAGS  := -std=c11 $(OPT) -g -Wall -Wextra -Werror -D_GNU_SOURCE
 CXXFLAGS := -std=c++17 $(OPT) -g -Wall -Wextra -Werror
-LDLIBS  := -lsodium -lcrypto -lm
+# libbenchmark is C++: gbench.cc is the one C++ file, and every link pulls in
+# the C++ runtime for it.
+LDLIBS  := -lbenchmark -lpfm -lsodium -lcrypto -lstdc++ -lpthread -lm
 
 FLAGS_sse2   := -msse2
 FLAGS_ssse3  := -mssse3
@@ -25,12 +27,12 @@ isa_flags = $(strip $(foreach s,$(ISA_SUFFIXES),\
 
 BUILD   := build
 KERNEL_SRC  := $(wildcard kernels/*.c kernels/*/*.c)
-HARNESS_SRC := $(wildcard harness/*.c)
+HARNESS_SRC := $(wildcard harness/*.c harness/*.cc)
 TEST_SRC    := $(wildcard tests/test_*.c)
 TEST_SUPPORT_SRC := tests/check.c tests/json.c tests/vectors.c
 
 KERNEL_OBJ  := $(KERNEL_SRC:%.c=$(BUILD)/obj/%.o)
-HARNESS_OBJ := $(HARNESS_SRC:%.c=$(BUILD)/obj/%.o)
+HARNESS_OBJ := $(patsubst %,$(BUILD)/obj/%.o,$(basename $(HARNESS_SRC)))
 CLI_OBJ     := $(filter-out $(BUILD)/obj/harness/main.o,$(HARNESS_OBJ))
 TEST_SUPPORT_OBJ := $(TEST_SUPPORT_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_BIN    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
@@ -45,6 +47,17 @@ ASAN_TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/asan-tests/%)
 .PHONY: all deps test bench clean
 all: $(BUILD)/cyclebench
 
+# What results record about the build. The stamp file changes only when they
+# do, so a new commit or compiler rebuilds results.o and nothing else.
+GIT_COMMIT := $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
+COMPILER   := $(shell $(CC) --version | head -1)
+BUILD_INFO := -DCB_COMPILER='"$(COMPILER)"' -DCB_CFLAGS='"$(CFLAGS)"' \
+              -DCB_GIT_COMMIT='"$(GIT_COMMIT)"'
+$(shell mkdir -p $(BUILD) && echo '$(BUILD_INFO)' | cmp -s - $(BUILD)/build-info || \
+        echo '$(BUILD_INFO)' > $(BUILD)/build-info)
+$(BUILD)/obj/harness/results.o $(BUILD)/asan/harness/results.o: $(BUILD)/build-info
+$(BUILD)/obj/harness/results.o $(BUILD)/asan/harness/results.o: CFLAGS += $(BUILD_INFO)
+
 deps:
 	@ci/install-deps.sh
 
@@ -55,6 +68,14 @@ $(BUILD)/obj/%.o: %.c
 $(BUILD)/asan/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ASAN_FLAGS) $(call isa_flags,$<) -MMD -MP -c $< -o $@
+
+$(BUILD)/obj/%.o: %.cc
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/asan/%.o: %.cc
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) $(ASAN_FLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/cyclebench: $(KERNEL_OBJ) $(HARNESS_OBJ)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
@@ -69,6 +90,14 @@ $(BUILD)/asan-tests/%: tests/%.c $(ASAN_TEST_SUPPORT_OBJ) $(ASAN_KERNEL_OBJ) $(A
 
 test: deps $(BUILD)/cyclebench $(TEST_BIN) $(ASAN_TEST_BIN)
 	@tests/run.sh $(BUILD)
+
+# make bench [KERNEL=regex] [ISA=name] [SIZES=list] [REPS=n]: the full sweep
+# by default. Results go to out/results/<UTC time>.json and .csv, and to
+# latest.json and latest.csv.
+bench: deps $(BUILD)/cyclebench
+	$(BUILD)/cyclebench bench --results-dir=out/results \
+	    $(if $(KERNEL),'--benchmark_filter=$(KERNEL)') $(if $(ISA),--isa=$(ISA)) \
+	    $(if $(SIZES),--sizes=$(SIZES)) $(if $(REPS),--benchmark_repetitions=$(REPS))
 
 clean:
 	rm -rf $(BUILD)

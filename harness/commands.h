@@ -5,5 +5,6 @@
 
 int cmd_list(int argc, char **argv);
 int cmd_kat(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
 
 #endif

@@ -1,0 +1,275 @@
+// The C API of gbench.h over Google Benchmark 1.7.1.
+#include "gbench.h"
+
+#include <benchmark/benchmark.h>
+#include <regex.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+static_assert(int{GB_COUNTER_RATE} == int{benchmark::Counter::kIsRate}, "");
+static_assert(int{GB_COUNTER_ITERATION_INVARIANT} ==
+                  int{benchmark::Counter::kIsIterationInvariant}, "");
+static_assert(int{GB_COUNTER_AVG_ITERATIONS} ==
+                  int{benchmark::Counter::kAvgIterations}, "");
+
+namespace {
+
+benchmark::State &state_of(gb_state *s)
+{
+    return *reinterpret_cast<benchmark::State *>(s);
+}
+
+const benchmark::State &state_of(const gb_state *s)
+{
+    return *reinterpret_cast<const benchmark::State *>(s);
+}
+
+// Every registered name, to count what the filter selects, and the ones
+// started so far, for progress.
+std::vector<std::string> registered;
+std::set<std::string> started;
+size_t selected;
+
+void note_started(const std::string &name)
+{
+    if (started.insert(name).second)
+        std::fprintf(stderr, "[%zu/%zu] %s\n", started.size(), selected,
+                     name.c_str());
+}
+
+bool has_flag(const std::vector<char *> &args, const char *flag)
+{
+    size_t n = std::strlen(flag);
+    for (char *a : args)
+        if (std::strncmp(a, flag, n) == 0 && (a[n] == '=' || a[n] == '\0'))
+            return true;
+    return false;
+}
+
+// The filter as RunSpecifiedBenchmarks applies it (a POSIX extended regex
+// searched in the name, "all" for everything, a leading '-' negating),
+// because 1.7.1 has no public way to ask which benchmarks it selects.
+long count_selected(char *err, size_t errlen)
+{
+    std::string filter = benchmark::GetBenchmarkFilter();
+    std::string spec = filter.empty() || filter == "all" ? "." : filter;
+    bool negative = spec[0] == '-';
+    if (negative)
+        spec.erase(0, 1);
+    regex_t re;
+    int rc = regcomp(&re, spec.c_str(), REG_EXTENDED | REG_NOSUB);
+    if (rc != 0) {
+        char why[128];
+        regerror(rc, &re, why, sizeof why);
+        std::snprintf(err, errlen, "--benchmark_filter='%s' is not a valid "
+                      "extended regex (%s)", filter.c_str(), why);
+        return -1;
+    }
+    long n = 0;
+    for (const std::string &name : registered)
+        n += (regexec(&re, name.c_str(), 0, nullptr, 0) == 0) != negative;
+    regfree(&re);
+    if (n == 0)
+        std::snprintf(err, errlen, "no benchmark matches --benchmark_filter='%s'"
+                      ": see the names with --benchmark_list_tests=true",
+                      filter.c_str());
+    return n;
+}
+
+// Hands every report to the display and to the file reports, so one run
+// writes them all and the caller decides where (and how atomically) the
+// files go.
+class TeeReporter : public benchmark::BenchmarkReporter {
+public:
+    explicit TeeReporter(benchmark::BenchmarkReporter *display)
+        : display_(display) {}
+    void add(benchmark::BenchmarkReporter *r) { files_.push_back(r); }
+    long instances() const { return instances_; }
+
+    bool ReportContext(const Context &context) override
+    {
+        for (auto *r : files_)
+            r->ReportContext(context);
+        return display_->ReportContext(context);
+    }
+    void ReportRuns(const std::vector<Run> &runs) override
+    {
+        instances_++;
+        display_->ReportRuns(runs);
+        for (auto *r : files_)
+            r->ReportRuns(runs);
+    }
+    void Finalize() override
+    {
+        display_->Finalize();
+        for (auto *r : files_)
+            r->Finalize();
+    }
+
+private:
+    benchmark::BenchmarkReporter *display_;
+    std::vector<benchmark::BenchmarkReporter *> files_;
+    long instances_ = 0;
+};
+
+std::unique_ptr<benchmark::BenchmarkReporter> make_reporter(gb_format f)
+{
+    switch (f) {
+    case GB_FORMAT_JSON:
+        return std::unique_ptr<benchmark::BenchmarkReporter>(
+            new benchmark::JSONReporter);
+    case GB_FORMAT_CSV:
+// 1.7.1 marks its CSV reporter deprecated; it is still the format
+// --benchmark_out_format=csv writes, and what the results' CSV is.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+        return std::unique_ptr<benchmark::BenchmarkReporter>(
+            new benchmark::CSVReporter);
+#pragma GCC diagnostic pop
+    default:
+        return std::unique_ptr<benchmark::BenchmarkReporter>(
+            new benchmark::ConsoleReporter(benchmark::ConsoleReporter::OO_None));
+    }
+}
+
+} // namespace
+
+extern "C" {
+
+int gb_parse_format(const char *name, gb_format *out)
+{
+    static const struct {
+        const char *name;
+        gb_format format;
+    } formats[] = { { "console", GB_FORMAT_CONSOLE },
+                    { "json", GB_FORMAT_JSON },
+                    { "csv", GB_FORMAT_CSV } };
+    for (const auto &f : formats)
+        if (std::strcmp(name, f.name) == 0) {
+            *out = f.format;
+            return 0;
+        }
+    return -1;
+}
+
+int gb_initialize(int argc, char **argv, char *err, size_t errlen)
+{
+    // Google Benchmark keeps pointers into argv (argv[0] names the
+    // executable in reports), so the vector lives as long as the process.
+    static std::vector<char *> args;
+    static char repetitions[] = "--benchmark_repetitions=5";
+    static char tabular[] = "--benchmark_counters_tabular=true";
+    args.assign(argv, argv + argc);
+    if (!has_flag(args, "--benchmark_repetitions"))
+        args.push_back(repetitions);
+    if (!has_flag(args, "--benchmark_counters_tabular"))
+        args.push_back(tabular);
+    int n = static_cast<int>(args.size());
+    args.push_back(nullptr);
+    // Google Benchmark explains a malformed value on std::cerr and leaves
+    // the flag in argv; caught here, its words become our one-line error.
+    std::ostringstream complaint;
+    std::streambuf *cerr_buf = std::cerr.rdbuf(complaint.rdbuf());
+    benchmark::Initialize(&n, args.data());
+    std::cerr.rdbuf(cerr_buf);
+    std::string why = complaint.str();
+    why.erase(why.find_last_not_of(" \n") + 1);
+    if (n > 1 && why.empty())
+        std::snprintf(err, errlen, "unknown flag '%s': see the --benchmark_* "
+                      "flags of Google Benchmark 1.7.1", args[1]);
+    else if (n > 1)
+        std::snprintf(err, errlen, "bad value in '%s': %s", args[1],
+                      why.c_str());
+    if (n > 1)
+        return -1;
+    std::cerr << complaint.str();
+    return 0;
+}
+
+void gb_register(const char *name, gb_function *fn, void *arg)
+{
+    std::string n(name);
+    registered.push_back(n);
+    benchmark::RegisterBenchmark(name, [fn, arg, n](benchmark::State &st) {
+        note_started(n);
+        fn(reinterpret_cast<gb_state *>(&st), arg);
+    });
+}
+
+void gb_add_context(const char *key, const char *value)
+{
+    std::string v(value);
+    for (char &c : v)
+        if (c == '"')
+            c = '\'';
+        else if (c == '\\')
+            c = '/';
+        else if (static_cast<unsigned char>(c) < 0x20)
+            c = ' ';
+    benchmark::AddCustomContext(key, v);
+}
+
+long gb_run(const gb_format *formats, char **reports, size_t n_reports,
+            char *err, size_t errlen)
+{
+    long n = count_selected(err, errlen);
+    if (n <= 0)
+        return -1;
+    selected = static_cast<size_t>(n);
+    started.clear();
+
+    TeeReporter tee(benchmark::CreateDefaultDisplayReporter());
+    std::vector<std::unique_ptr<benchmark::BenchmarkReporter>> files;
+    std::vector<std::ostringstream> texts(n_reports);
+    // Google Benchmark's CSV report starts with the machine description
+    // (its "error stream"), which no CSV reader expects: that goes nowhere.
+    std::ostringstream discarded;
+    for (size_t i = 0; i < n_reports; i++) {
+        files.push_back(make_reporter(formats[i]));
+        files.back()->SetOutputStream(&texts[i]);
+        files.back()->SetErrorStream(formats[i] == GB_FORMAT_CSV ? &discarded
+                                                                 : &texts[i]);
+        tee.add(files.back().get());
+    }
+    benchmark::RunSpecifiedBenchmarks(&tee);
+    for (size_t i = 0; i < n_reports; i++)
+        reports[i] = strdup(texts[i].str().c_str());
+    return tee.instances();
+}
+
+uint64_t gb_state_max_iterations(const gb_state *s)
+{
+    return static_cast<uint64_t>(state_of(s).max_iterations);
+}
+
+int gb_state_keep_running_batch(gb_state *s, uint64_t n)
+{
+    return state_of(s).KeepRunningBatch(static_cast<benchmark::IterationCount>(n));
+}
+
+void gb_state_set_bytes_processed(gb_state *s, int64_t bytes)
+{
+    state_of(s).SetBytesProcessed(bytes);
+}
+
+void gb_state_set_counter(gb_state *s, const char *name, double value,
+                          gb_counter_flags flags)
+{
+    state_of(s).counters[name] =
+        benchmark::Counter(value, static_cast<benchmark::Counter::Flags>(flags));
+}
+
+void gb_state_skip_with_error(gb_state *s, const char *message)
+{
+    state_of(s).SkipWithError(message);
+}
+
+} // extern "C"

@@ -1,0 +1,90 @@
+/* Google Benchmark from C: the shape of its C++ API (a state with an
+ * iteration loop, bytes processed, named counters, skip-with-error) over
+ * Debian's libbenchmark 1.7.1, implemented in gbench.cc.
+ *
+ *   static void bench(gb_state *s, void *arg)
+ *   {
+ *       uint64_t n = gb_state_max_iterations(s);
+ *       while (gb_state_keep_running_batch(s, n))
+ *           for (uint64_t i = 0; i < n; i++)
+ *               work(arg);
+ *       gb_state_set_bytes_processed(s, (int64_t)(n * bytes));
+ *   }
+ */
+#ifndef CYCLEBENCH_GBENCH_H
+#define CYCLEBENCH_GBENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct gb_state gb_state;
+typedef void gb_function(gb_state *s, void *arg);
+
+/* The values of benchmark::Counter::Flags. */
+typedef enum gb_counter_flags {
+    GB_COUNTER_DEFAULT = 0,
+    GB_COUNTER_RATE = 1 << 0,                /* divided by the run's time */
+    GB_COUNTER_ITERATION_INVARIANT = 1 << 2, /* multiplied by iterations */
+    GB_COUNTER_AVG_ITERATIONS = 1 << 3,      /* divided by iterations */
+} gb_counter_flags;
+
+typedef enum gb_format { GB_FORMAT_CONSOLE, GB_FORMAT_JSON, GB_FORMAT_CSV } gb_format;
+
+/* Parse format names "console", "json", "csv". Returns 0 on success. */
+int gb_parse_format(const char *name, gb_format *out);
+
+/* Hand argv's --benchmark_* flags (argv[0] is the program name) to
+ * Google Benchmark. Where the user gave none, repetitions default to 5
+ * (for the median and cv aggregates) and the console shows counters as
+ * table columns. Returns 0, or -1 with the first flag it does not accept
+ * in err. */
+int gb_initialize(int argc, char **argv, char *err, size_t errlen);
+
+/* arg must live until gb_run returns. With more than one repetition,
+ * every benchmark also reports mean, median, stddev and cv (stddev/mean)
+ * over them. */
+void gb_register(const char *name, gb_function *fn, void *arg);
+
+/* A key of the results' "context". Quotes and backslashes in value are
+ * replaced: libbenchmark 1.7.1 writes context values without escaping. */
+void gb_add_context(const char *key, const char *value);
+
+/* Run the registered benchmarks that --benchmark_filter selects: the table
+ * on stdout, progress "[n/N] name" on stderr. reports[i] receives the whole
+ * report in formats[i], malloc'd (free it). Returns how many benchmarks
+ * ran, or -1 with the reason in err when the filter is not a valid regex or
+ * matches nothing (nothing runs then). */
+long gb_run(const gb_format *formats, char **reports, size_t n_reports,
+            char *err, size_t errlen);
+
+/* Inside a benchmark. */
+uint64_t gb_state_max_iterations(const gb_state *s);
+/* True while n more iterations are to run (the first call starts
+ * Google Benchmark's timer, the last stops it). */
+int gb_state_keep_running_batch(gb_state *s, uint64_t n);
+void gb_state_set_bytes_processed(gb_state *s, int64_t bytes);
+void gb_state_set_counter(gb_state *s, const char *name, double value,
+                          gb_counter_flags flags);
+void gb_state_skip_with_error(gb_state *s, const char *message);
+
+/* As benchmark::DoNotOptimize and benchmark::ClobberMemory: compiler
+ * barriers that emit no instruction. */
+static inline void gb_do_not_optimize(const void *p)
+{
+    __asm__ volatile("" : : "r"(p) : "memory");
+}
+
+static inline void gb_clobber_memory(void)
+{
+    __asm__ volatile("" : : : "memory");
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,47 @@
+/* The results writer: what a run records about itself, and the files it
+ * leaves behind.
+ *
+ * A run's reports are Google Benchmark's JSON and CSV; this adds to their
+ * "context" what is needed to trust the numbers (which clocks, which
+ * counters, the frequency settings, the build) and writes the files
+ * atomically, so an interrupted run never leaves a half-written one. */
+#ifndef CYCLEBENCH_RESULTS_H
+#define CYCLEBENCH_RESULTS_H
+
+#include <stddef.h>
+#include <time.h>
+
+#include "pmu.h"
+#include "sysctl.h"
+#include "timer.h"
+
+typedef struct results_context {
+    const timer_info *timer;
+    const char *core_clock_source; /* "pmu" or "estimated" */
+    const pmu_group *pmu;
+    const sysctl_report *turbo;
+    int pinned_cpu;
+    const char *skipped; /* "kernel@isa (why), ..." or "" */
+} results_context;
+
+/* Add the context keys: cpu_model, cpu_features, tsc_hz, tsc_hz_source,
+ * timer_overhead_ticks, core_tsc_ratio, core_clock_source,
+ * pmu_events_opened, pmu_events_unavailable, turbo, pinned_cpu, skipped,
+ * compiler, cflags, git_commit. */
+void results_add_context(const results_context *c);
+
+/* UTC, ISO 8601 basic format: "20241130T032400Z". */
+void results_timestamp(time_t t, char *buf, size_t len);
+
+/* Replace path with text: written to a temporary file beside it, synced,
+ * then renamed over it, with SIGINT/SIGTERM/SIGHUP held meanwhile so no
+ * temporary file is left behind. Returns 0, or -1 with the reason in err. */
+int results_write_file(const char *path, const char *text, char *err,
+                       size_t errlen);
+
+/* dir/<stamp>.json and .csv, then dir/latest.json and latest.csv, creating
+ * dir if needed. Returns 0, or -1 with the reason in err. */
+int results_write_run(const char *dir, const char *stamp, const char *json,
+                      const char *csv, char *err, size_t errlen);
+
+#endif

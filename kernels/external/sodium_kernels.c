@@ -1,0 +1,79 @@
+/* libsodium's ChaCha20 and BLAKE2b (crypto_generichash), as registry
+ * kernels. libsodium picks its own fastest implementation at sodium_init;
+ * both functions take every argument our references accept. */
+#include <pthread.h>
+#include <sodium.h>
+
+#include "../blake2b/blake2b_kernels.h"
+#include "../chacha/chacha_kernels.h"
+#include "external.h"
+#include "external_kernels.h"
+
+static int init_status;
+static pthread_once_t initialised = PTHREAD_ONCE_INIT;
+
+static void init_sodium(void)
+{
+    init_status = sodium_init();
+}
+
+static const char *sodium_unavailable(const kernel *k)
+{
+    (void)k;
+    pthread_once(&initialised, init_sodium);
+    return init_status < 0 ? "libsodium failed to initialise" : NULL;
+}
+
+static int sodium_chacha20_run(const kernel *k, const isa_variant *v,
+                               const kernel_args *a, const uint8_t *in,
+                               size_t len, uint8_t *out)
+{
+    (void)k;
+    (void)v;
+    uint64_t counter = a->has_counter ? a->counter : 0;
+    if (a->nonce_len == crypto_stream_chacha20_ietf_NONCEBYTES)
+        crypto_stream_chacha20_ietf_xor_ic(out, in, len, a->nonce,
+                                           (uint32_t)counter, a->key);
+    else
+        crypto_stream_chacha20_xor_ic(out, in, len, a->nonce, counter, a->key);
+    return 0;
+}
+
+static int sodium_blake2b_run(const kernel *k, const isa_variant *v,
+                              const kernel_args *a, const uint8_t *in,
+                              size_t len, uint8_t *out)
+{
+    (void)v;
+    crypto_generichash(out, external_out_len(k, a, len), in, len,
+                       a->has_key ? a->key : NULL, a->has_key ? a->key_len : 0);
+    return 0;
+}
+
+const kernel kernel_sodium_chacha20 = {
+    .name = "sodium:chacha20",
+    .primitive = "chacha",
+    .table = external_row,
+    .row_size = sizeof external_row[0],
+    .param = 20,
+    .check = external_check,
+    .out_len = external_out_len,
+    .run = sodium_chacha20_run,
+    .bench_args = external_bench_args,
+    .reference = &kernel_chacha20,
+    .unavailable = sodium_unavailable,
+    .options = KOPT_KEY | KOPT_NONCE | KOPT_COUNTER,
+};
+
+const kernel kernel_sodium_blake2b = {
+    .name = "sodium:blake2b",
+    .primitive = "blake2b",
+    .table = external_row,
+    .row_size = sizeof external_row[0],
+    .check = external_check,
+    .out_len = external_out_len,
+    .run = sodium_blake2b_run,
+    .bench_args = external_bench_args,
+    .reference = &kernel_blake2b,
+    .unavailable = sodium_unavailable,
+    .options = KOPT_KEY | KOPT_OUTLEN,
+};

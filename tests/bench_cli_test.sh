@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# `cyclebench bench` end to end: short real runs whose results files must
+# parse and carry the context that makes them trustworthy, external kernels
+# timed through the same path, an interrupted run leaving nothing behind,
+# and bad flags giving one line on stderr and exit status 2. No speed is
+# asserted: the machine is shared.
+set -u
+bin=${1:-build/cyclebench}
+python=/usr/bin/python3 # Debian's, with nothing from a virtualenv
+passed=0 failed=0 skipped=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok()   { passed=$((passed + 1)); echo "ok   $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL $1"; }
+skip() { skipped=$((skipped + 1)); echo "SKIP $1"; }
+# check <name> <command...>: passes when the command succeeds.
+check() { local name=$1; shift; if "$@"; then ok "$name"; else fail "$name"; fi; }
+
+quick=(--benchmark_min_time=0.01 --no-system-tune)
+
+# A short real run of memcpy with software PMU events.
+"$bin" bench --kernel=memcpy --sizes=64 "${quick[@]}" --benchmark_repetitions=2 \
+    --counters=perf::PAGE-FAULTS,perf::CONTEXT-SWITCHES --results-dir="$tmp/results" \
+    --benchmark_out="$tmp/out.csv" --benchmark_out_format=csv >"$tmp/stdout" 2>"$tmp/stderr"
+status=$?
+check "short memcpy run exits 0 (got $status)" [ $status -eq 0 ]
+check "progress [n/N] is shown" grep -q '^\[1/[0-9]*\] memcpy@' "$tmp/stderr"
+check "console table is printed" grep -q '^memcpy@[a-z0-9]*/64_median' "$tmp/stdout"
+check "timestamped JSON and CSV exist" \
+    compgen -G "$tmp/results/[0-9]*T[0-9]*Z.json" >/dev/null
+check "latest.json equals the timestamped JSON" \
+    cmp -s "$tmp/results/latest.json" "$(ls "$tmp"/results/[0-9]*Z.json)"
+check "latest.csv has the counters as columns" \
+    grep -q '"tsc_cycles_per_byte"' "$tmp/results/latest.csv"
+check "--benchmark_out writes the CSV asked for" grep -q '^"memcpy@' "$tmp/out.csv"
+check "no temporary files are left" [ "$(ls -A "$tmp/results" | grep -c tmp)" -eq 0 ]
+
+"$python" - "$tmp/results/latest.json" >"$tmp/py" 2>&1 <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ctx = d["context"]
+keys = ["cpu_model", "cpu_features", "tsc_hz", "core_tsc_ratio",
+        "core_clock_source", "pmu_events_opened", "pmu_events_unavailable",
+        "turbo", "pinned_cpu", "compiler", "cflags", "git_commit"]
+missing = [k for k in keys if k not in ctx]
+assert not missing, f"context lacks {missing}"
+assert float(ctx["tsc_hz"]) > 1e8, ctx["tsc_hz"]
+assert float(ctx["core_tsc_ratio"]) > 0, ctx["core_tsc_ratio"]
+assert ctx["core_clock_source"] in ("pmu", "estimated"), ctx["core_clock_source"]
+assert int(ctx["pinned_cpu"]) >= 0
+assert "perf::PAGE-FAULTS" in ctx["pmu_events_opened"], ctx["pmu_events_opened"]
+assert "--no-system-tune" in ctx["turbo"] or "nothing" in ctx["turbo"], ctx["turbo"]
+runs = [b for b in d["benchmarks"] if b["run_type"] == "iteration"]
+assert runs, "no iteration runs"
+for b in runs:
+    assert b["name"].startswith("memcpy@") and b["name"].endswith("/64"), b["name"]
+    for c in ["tsc_cycles_per_byte", "core_cycles_per_byte", "ns_per_byte",
+              "bytes_per_second", "perf::PAGE-FAULTS_per_byte",
+              "perf::CONTEXT-SWITCHES"]:
+        assert c in b, f"{b['name']} lacks {c}"
+    for c in ["tsc_cycles_per_byte", "core_cycles_per_byte", "ns_per_byte"]:
+        assert b[c] > 0, f"{b['name']} {c} = {b[c]}"
+aggregates = {b["aggregate_name"] for b in d["benchmarks"] if b["run_type"] == "aggregate"}
+assert {"median", "cv"} <= aggregates, aggregates
+EOF
+check "results JSON parses and has the context keys and counters: $(tail -1 "$tmp/py")" \
+    [ ! -s "$tmp/py" ]
+
+# External kernels: each passes its self-test against our kernel, or it
+# would be skipped, and runs through the same code path.
+externals=openssl:chacha20,openssl:blake2b512,sodium:chacha20,sodium:blake2b
+"$bin" bench --kernel=$externals --sizes=509 "${quick[@]}" --benchmark_repetitions=1 \
+    --counters= --benchmark_format=json >"$tmp/ext.json" 2>"$tmp/ext.err"
+status=$?
+"$python" -c '
+import json, sys
+names = {b["name"] for b in json.load(open(sys.argv[1]))["benchmarks"]}
+want = {k + "@external/509" for k in sys.argv[2].split(",")}
+assert names == want, names' "$tmp/ext.json" $externals 2>"$tmp/py"
+check "external kernels are self-tested and timed (status $status): $(tail -1 "$tmp/py")" \
+    [ $status -eq 0 ] && [ ! -s "$tmp/py" ] && ! grep -q '^skip' "$tmp/ext.err"
+
+# A variant this CPU lacks is listed as skipped, with the reason.
+if "$bin" list | grep -q '^chacha20 avx512 unsupported'; then
+    "$bin" bench --kernel=chacha20 --isa=avx512 "${quick[@]}" >/dev/null 2>"$tmp/err"
+    status=$?
+    check "an unsupported ISA is listed as skipped (status $status)" \
+        grep -q '^skip chacha20@avx512: unsupported on this CPU' "$tmp/err"
+else
+    skip "unsupported ISA listing: this CPU has AVX-512"
+fi
+
+# Interrupted mid-run: no results file, whole or partial. (SIGTERM: a
+# background job of a script starts with SIGINT ignored.)
+"$bin" bench --kernel=memcpy --sizes=64 --benchmark_min_time=5 --no-system-tune \
+    --counters= --results-dir="$tmp/interrupted" >/dev/null 2>&1 &
+pid=$!
+sleep 1
+kill -TERM $pid
+wait $pid
+status=$?
+check "SIGTERM ends the run (status $status) and leaves no results files" \
+    [ $status -eq 143 ] && [ -z "$(ls -A "$tmp/interrupted" 2>/dev/null)" ]
+
+# expect_usage_error <name> <args...>: exit 2, one stderr line, no stdout.
+expect_usage_error() {
+    local name=$1; shift
+    "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
+    local status=$? lines
+    lines=$(wc -l <"$tmp/err")
+    if [ $status -eq 2 ] && [ ! -s "$tmp/out" ] && [ "$lines" -eq 1 ]; then
+        ok "$name: $(cat "$tmp/err")"
+    else
+        fail "$name: status $status, stdout $(wc -c <"$tmp/out") bytes, stderr $lines lines: $(head -c 300 "$tmp/err")"
+    fi
+}
+expect_usage_error "unknown counter" bench --counters=cycles,no-such-event
+expect_usage_error "empty counter name" bench --counters=cycles,,instructions
+expect_usage_error "sizes not numbers" bench --sizes=abc
+expect_usage_error "size zero" bench --sizes=64,0
+expect_usage_error "unknown kernel" bench --kernel=chacha21
+expect_usage_error "unknown ISA" bench --isa=mmx
+expect_usage_error "CPU out of range" bench --cpu=4096
+expect_usage_error "CPU not a number" bench --cpu=one
+expect_usage_error "unknown option" bench --rounds=7
+expect_usage_error "unknown Google Benchmark flag" bench --benchmark_nosuch=1
+expect_usage_error "malformed Google Benchmark value" bench --benchmark_repetitions=many
+expect_usage_error "unknown output format" bench --benchmark_out_format=xml
+expect_usage_error "unknown subcommand" benchmark
+
+echo "# counts: $passed $failed $skipped"
+[ $failed -eq 0 ]
