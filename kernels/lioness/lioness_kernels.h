@@ -1,0 +1,9 @@
+/* LIONESS with ChaCha20, 12 and 8 as registry kernels. */
+#ifndef CYCLEBENCH_LIONESS_KERNELS_H
+#define CYCLEBENCH_LIONESS_KERNELS_H
+
+#include "../kernel.h"
+
+extern const kernel kernel_lioness, kernel_lioness12, kernel_lioness8;
+
+#endif
