@@ -14,16 +14,21 @@ CXXFLAGS := -std=c++17 $(OPT) -g -Wall -Wextra -Werror
 # the C++ runtime for it.
 LDLIBS  := -lbenchmark -lpfm -lsodium -lcrypto -lstdc++ -lpthread -lm
 
-FLAGS_sse2   := -msse2
-FLAGS_ssse3  := -mssse3
-FLAGS_sse41  := -msse4.1
-FLAGS_avx2   := -mavx2
-FLAGS_avx512 := -mavx512f -mavx512vl -mavx512bw
-ISA_SUFFIXES := sse2 ssse3 sse41 avx2 avx512
+# Per-ISA flags. kernels/<primitive>/<primitive>_<isa>.c gets FLAGS_<isa>;
+# every other file (tables, modes, dispatch, harness) gets none.
+FLAGS_sse2        := -msse2
+FLAGS_ssse3       := -mssse3
+FLAGS_sse41       := -msse4.1
+FLAGS_avx2        := -mavx2
+FLAGS_avx512      := -mavx512f -mavx512vl -mavx512bw
+FLAGS_avx512ifma  := -mavx512f -mavx512vl -mavx512bw -mavx512ifma
+FLAGS_aesni       := -msse4.1 -maes -mpclmul
+FLAGS_vaes_avx2   := -mavx2 -maes -mpclmul -mvaes -mvpclmulqdq
+FLAGS_vaes_avx512 := -mavx512f -mavx512vl -mavx512bw -maes -mpclmul -mvaes -mvpclmulqdq
 
-# The flags for one source file: those of the ISA its name ends in, if any.
-isa_flags = $(strip $(foreach s,$(ISA_SUFFIXES),\
-              $(if $(filter %_$(s),$(basename $(notdir $1))),$(FLAGS_$(s)))))
+# The ISA of a kernel source: its file name less "<directory name>_".
+isa_of = $(patsubst $(notdir $(patsubst %/,%,$(dir $1)))_%,%,$(basename $(notdir $1)))
+isa_flags = $(FLAGS_$(call isa_of,$1))
 
 BUILD   := build
 KERNEL_SRC  := $(wildcard kernels/*.c kernels/*/*.c)

@@ -16,7 +16,8 @@ typedef struct kat_request {
     const kernel *k;
     const isa_variant *v;
     kernel_args a;
-    uint8_t *key, *nonce; /* owned copies behind a.key, a.nonce */
+    /* owned buffers behind a.key, a.nonce, ... */
+    uint8_t *key, *nonce, *iv, *aad, *tweak;
 } kat_request;
 
 static int parse_hex_option(const char *name, const char *value,
@@ -66,6 +67,8 @@ static const struct { unsigned bit; const char *name; } option_names[] = {
     { KOPT_KEY, "--key=HEX" },         { KOPT_NONCE, "--nonce=HEX" },
     { KOPT_COUNTER, "--counter=N" },   { KOPT_OUTLEN, "--outlen=N" },
     { KOPT_ROUNDS, "--rounds=N" },     { KOPT_DECRYPT, "--decrypt" },
+    { KOPT_IV, "--iv=HEX" },           { KOPT_AAD, "--aad=HEX" },
+    { KOPT_TWEAK, "--tweak=HEX" },     { KOPT_SECTOR, "--sector=N" },
 };
 
 static void refuse_option(const kernel *k, const char *arg)
@@ -96,6 +99,20 @@ static int parse_option(kat_request *r, const char *arg, const char **isa)
     if (arg_value(arg, "--nonce", &value))
         return parse_hex_option("--nonce", value, &r->nonce, &r->a.nonce_len,
                                 &r->a.has_nonce) ? -1 : KOPT_NONCE;
+    if (arg_value(arg, "--iv", &value))
+        return parse_hex_option("--iv", value, &r->iv, &r->a.iv_len,
+                                &r->a.has_iv) ? -1 : KOPT_IV;
+    if (arg_value(arg, "--aad", &value))
+        return parse_hex_option("--aad", value, &r->aad, &r->a.aad_len,
+                                &r->a.has_aad) ? -1 : KOPT_AAD;
+    if (arg_value(arg, "--tweak", &value))
+        return parse_hex_option("--tweak", value, &r->tweak,
+                                &r->a.tweak_len, &r->a.has_tweak)
+                   ? -1 : KOPT_TWEAK;
+    if (arg_value(arg, "--sector", &value))
+        return parse_number_option("--sector", value, UINT64_MAX,
+                                   &r->a.sector, &r->a.has_sector)
+                   ? -1 : KOPT_SECTOR;
     if (arg_value(arg, "--counter", &value))
         return parse_number_option("--counter", value, UINT64_MAX,
                                    &r->a.counter, &r->a.has_counter)
@@ -135,6 +152,9 @@ static int parse_options(kat_request *r, int argc, char **argv)
     }
     r->a.key = r->key;
     r->a.nonce = r->nonce;
+    r->a.iv = r->iv;
+    r->a.aad = r->aad;
+    r->a.tweak = r->tweak;
     return select_variant(r, isa);
 }
 
@@ -208,5 +228,8 @@ int cmd_kat(int argc, char **argv)
         status = run_request(&r);
     free(r.key);
     free(r.nonce);
+    free(r.iv);
+    free(r.aad);
+    free(r.tweak);
     return status;
 }

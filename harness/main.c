@@ -13,7 +13,8 @@ static const struct {
     { "list", cmd_list, "list" },
     { "kat", cmd_kat,
       "kat <kernel> [--isa=NAME] [--key=HEX] [--nonce=HEX] [--counter=N] "
-      "[--outlen=N] [--rounds=N] [--decrypt] < message" },
+      "[--outlen=N] [--rounds=N] [--iv=HEX] [--aad=HEX] [--tweak=HEX] "
+      "[--sector=N] [--decrypt] < message" },
     { "bench", cmd_bench,
       "bench [--sizes=N,..] [--isa=NAME] [--kernel=NAME,..] [--cpu=N] "
       "[--counters=EVENT,..] [--no-system-tune] [--results-dir=DIR] "

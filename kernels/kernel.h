@@ -26,6 +26,17 @@ typedef struct kernel_args {
     int has_outlen;
     unsigned rounds;
     int has_rounds;
+    const uint8_t *iv;
+    size_t iv_len;
+    int has_iv;
+    const uint8_t *aad;
+    size_t aad_len;
+    int has_aad;
+    const uint8_t *tweak;
+    size_t tweak_len;
+    int has_tweak;
+    uint64_t sector;
+    int has_sector;
     int decrypt;
     /* Per-key state from kernel_prepare (LIONESS's expanded key), so that
      * timing covers the per-message work only; NULL means run() sets up
@@ -41,6 +52,10 @@ enum kernel_option {
     KOPT_OUTLEN = 1u << 3,
     KOPT_ROUNDS = 1u << 4,
     KOPT_DECRYPT = 1u << 5,
+    KOPT_IV = 1u << 6,
+    KOPT_AAD = 1u << 7,
+    KOPT_TWEAK = 1u << 8,
+    KOPT_SECTOR = 1u << 9,
 };
 
 typedef struct kernel kernel;
