@@ -17,7 +17,7 @@ const kernel *const kernel_registry[] = {
     &kernel_lioness, &kernel_lioness12, &kernel_lioness8,
     &kernel_memcpy,
     &kernel_openssl_chacha20, &kernel_openssl_blake2b512,
-    &kernel_sodium_chacha20, &kernel_sodium_blake2b,
+    &kernel_sodium_chacha20, &kernel_sodium_blake2b, &kernel_sodium_lioness,
     NULL,
 };
 

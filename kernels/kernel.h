@@ -96,6 +96,14 @@ struct kernel {
     void (*release)(const kernel *k, kernel_args *a);
     /* KOPT_* bits: the options kat accepts for this kernel. */
     unsigned options;
+    /* Optional: run() that also adds the TSC ticks of each of its stages
+     * into ticks[0..n_stages-1], for profiles that split a composite kernel
+     * (LIONESS: its two S passes, two H passes and copies) without perf. */
+    int (*run_staged)(const kernel *k, const isa_variant *v,
+                      const kernel_args *a, const uint8_t *in, size_t len,
+                      uint8_t *out, uint64_t *ticks);
+    const char *const *stage_names;
+    size_t n_stages;
     /* Shortest message run() accepts (LIONESS: 41 bytes); self-tests and
      * benchmarks leave shorter lengths out. */
     size_t min_len;

@@ -42,7 +42,7 @@ if [ $? -eq 0 ] && awk '/^#/ { next }
 else
     fail "list format"
 fi
-for k in chacha20 chacha12 chacha8 xchacha20 xchacha12 xchacha8 blake2b memcpy; do
+for k in chacha20 chacha12 chacha8 xchacha20 xchacha12 xchacha8 blake2b lioness lioness12 lioness8 memcpy; do
     grep -q "^$k generic supported$" "$tmp/list" && ok "list has $k generic" ||
         fail "list lacks '$k generic supported'"
 done
@@ -66,6 +66,24 @@ expect_hex "kat blake2b abc (RFC 7693 A)" \
     ba80a53f981c4d0d6a2797b69f12f6e94c212f14685ac4b74b12bb6fdbffa2d17d87c5392aab792dc252d5de4533cc9518d38aa8dbf1925ab92386edd4009923 \
     abc blake2b
 expect_hex "kat memcpy copies" 616263 abc memcpy
+
+# LIONESS: the first shared compatibility vector, both directions, through
+# the CLI (the block is binary, so compare via files).
+lioness_key=$(sed -n 's/^key=//p' tests/vectors/lioness_compat.txt | head -1)
+lioness_block=$(sed -n 's/^block=//p' tests/vectors/lioness_compat.txt | head -1)
+lioness_ct=$(sed -n 's/^ciphertext=//p' tests/vectors/lioness_compat.txt | head -1)
+unhex() { sed 's/../\\x&/g' | xargs -0 printf '%b'; }
+printf '%s' "$lioness_block" | unhex >"$tmp/block"
+got=$("$bin" kat lioness --key="$lioness_key" <"$tmp/block" | hex)
+[ "$got" = "$lioness_ct" ] && ok "kat lioness compat vector 0" || fail "kat lioness: got $got"
+got=$(printf '%s' "$lioness_ct" | unhex | "$bin" kat lioness --key="$lioness_key" --decrypt | hex)
+[ "$got" = "$lioness_block" ] && ok "kat lioness --decrypt compat vector 0" || fail "kat lioness --decrypt: got $got"
+
+INPUT=$(printf '%040d' 0) expect_usage_error "lioness block of 40 bytes" kat lioness --key="$lioness_key"
+INPUT=$(printf '%0100d' 0) expect_usage_error "lioness key of 207 bytes" kat lioness --key="${lioness_key:2}"
+INPUT=$(printf '%0100d' 0) expect_usage_error "lioness --rounds=7" kat lioness --key="$lioness_key" --rounds=7
+INPUT=$(printf '%0100d' 0) expect_usage_error "sodium:lioness --rounds=8" kat sodium:lioness --key="$lioness_key" --rounds=8
+expect_usage_error "chacha20 takes no --rounds" kat chacha20 --key=$key --nonce=0000000000000000 --rounds=20
 
 expect_usage_error "no subcommand"
 expect_usage_error "unknown subcommand" frobnicate

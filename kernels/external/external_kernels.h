@@ -11,5 +11,6 @@
 
 extern const kernel kernel_openssl_chacha20, kernel_openssl_blake2b512;
 extern const kernel kernel_sodium_chacha20, kernel_sodium_blake2b;
+extern const kernel kernel_sodium_lioness;
 
 #endif
