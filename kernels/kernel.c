@@ -94,6 +94,23 @@ done:
     return rc;
 }
 
+int kernel_check_known_answer(const kernel *k, const isa_variant *v,
+                              const kernel_args *a, const uint8_t *in,
+                              size_t len, const uint8_t *want, size_t want_len,
+                              const char *source, char *err, size_t errlen)
+{
+    uint8_t *got = malloc(want_len + 1);
+    int ok = got && k->out_len(k, a, len) == want_len &&
+             k->run(k, v, a, in, len, got) == 0 &&
+             memcmp(got, want, want_len) == 0;
+    free(got);
+    if (ok)
+        return 0;
+    snprintf(err, errlen, "%s@%s fails its known answer (%s)", k->name,
+             v->isa, source);
+    return -1;
+}
+
 void kernel_prepare(const kernel *k, const isa_variant *v, kernel_args *a)
 {
     if (k->prepare)

@@ -122,6 +122,13 @@ const isa_variant *kernel_best_variant(const kernel *k);
 /* The last row: the portable reference every variant is compared with. */
 const isa_variant *kernel_generic_variant(const kernel *k);
 
+/* For known_answer hooks: run v on (a, in) and compare with want. Returns
+ * 0, or writes "<kernel>@<isa> fails <source>" into err. */
+int kernel_check_known_answer(const kernel *k, const isa_variant *v,
+                              const kernel_args *a, const uint8_t *in,
+                              size_t len, const uint8_t *want, size_t want_len,
+                              const char *source, char *err, size_t errlen);
+
 /* Per-key setup for variant v on checked args (a no-op for kernels
  * without it), and its release. Benchmarks prepare outside the timed loop. */
 void kernel_prepare(const kernel *k, const isa_variant *v, kernel_args *a);

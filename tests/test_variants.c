@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../kernels/chacha/chacha_kernels.h"
 #include "../kernels/kernel.h"
 #include "check.h"
 
@@ -40,8 +41,47 @@ static void compare_variant(const kernel *k, const isa_variant *v)
     }
 }
 
+/* chacha20, except that every variant but generic flips one output bit
+ * of messages longer than 100 bytes; generic fails its known answer when
+ * known_answers_break is set. */
+static int known_answers_break;
+
+static int flipping_run(const kernel *k, const isa_variant *v,
+                        const kernel_args *a, const uint8_t *in, size_t len,
+                        uint8_t *out)
+{
+    int rc = kernel_chacha20.run(k, v, a, in, len, out);
+    int generic = v == kernel_generic_variant(k);
+    if ((!generic && len > 100) || (generic && known_answers_break))
+        out[len / 2] ^= 1;
+    return rc;
+}
+
+static void test_self_test_refuses_broken_variants(void)
+{
+    kernel broken = kernel_chacha20;
+    char err[256];
+    broken.run = flipping_run;
+    CASE("the gate before timing refuses a variant that differs or fails "
+         "its known answer");
+    for (size_t j = 0; kernel_variant_at(&broken, j); j++) {
+        const isa_variant *v = kernel_variant_at(&broken, j);
+        if (!kernel_variant_usable(&broken, v))
+            continue;
+        int is_generic = v == kernel_generic_variant(&broken);
+        known_answers_break = 0;
+        CHECK((kernel_self_test(&broken, v, err, sizeof err) != 0) ==
+                  !is_generic,
+              "%s: self-test %s", v->isa, is_generic ? "refused" : "passed");
+        known_answers_break = 1;
+        CHECK(!is_generic || kernel_self_test(&broken, v, err, sizeof err),
+              "generic with a wrong known answer passed");
+    }
+}
+
 int main(void)
 {
+    test_self_test_refuses_broken_variants();
     for (size_t i = 0; kernel_registry[i]; i++) {
         const kernel *k = kernel_registry[i];
         const isa_variant *v, *ref = kernel_generic_variant(k);

@@ -139,6 +139,25 @@ static void blake2b_bench_args(const kernel *k, kernel_args *a)
     *a = (kernel_args){ .outlen = BLAKE2B_OUT_BYTES, .has_outlen = 1 };
 }
 
+/* RFC 7693 appendix A: BLAKE2b-512("abc"). */
+static const uint8_t rfc7693_abc[BLAKE2B_OUT_BYTES] = {
+    0xba, 0x80, 0xa5, 0x3f, 0x98, 0x1c, 0x4d, 0x0d, 0x6a, 0x27, 0x97, 0xb6,
+    0x9f, 0x12, 0xf6, 0xe9, 0x4c, 0x21, 0x2f, 0x14, 0x68, 0x5a, 0xc4, 0xb7,
+    0x4b, 0x12, 0xbb, 0x6f, 0xdb, 0xff, 0xa2, 0xd1, 0x7d, 0x87, 0xc5, 0x39,
+    0x2a, 0xab, 0x79, 0x2d, 0xc2, 0x52, 0xd5, 0xde, 0x45, 0x33, 0xcc, 0x95,
+    0x18, 0xd3, 0x8a, 0xa8, 0xdb, 0xf1, 0x92, 0x5a, 0xb9, 0x23, 0x86, 0xed,
+    0xd4, 0x00, 0x99, 0x23,
+};
+
+static int blake2b_known_answer(const kernel *k, const isa_variant *v,
+                                char *err, size_t errlen)
+{
+    kernel_args a = { 0 };
+    return kernel_check_known_answer(k, v, &a, (const uint8_t *)"abc", 3,
+                                     rfc7693_abc, sizeof rfc7693_abc,
+                                     "RFC 7693 appendix A", err, errlen);
+}
+
 const kernel kernel_blake2b = {
     .name = "blake2b",
     .primitive = "blake2b",
@@ -149,4 +168,5 @@ const kernel kernel_blake2b = {
     .run = blake2b_run,
     .bench_args = blake2b_bench_args,
     .options = KOPT_KEY | KOPT_OUTLEN,
+    .known_answer = blake2b_known_answer,
 };
