@@ -14,4 +14,15 @@ int external_check(const kernel *k, const kernel_args *a, size_t len,
 size_t external_out_len(const kernel *k, const kernel_args *a, size_t len);
 void external_bench_args(const kernel *k, kernel_args *a);
 
+/* An external kernel checked against, and taking the arguments of, our
+ * kernel ref. */
+#define EXTERNAL_KERNEL(kname, prim, ref, run_fn, unavailable_fn, opts)      \
+    {                                                                        \
+        .name = kname, .primitive = prim, .table = external_row,             \
+        .row_size = sizeof external_row[0], .check = external_check,         \
+        .out_len = external_out_len, .run = run_fn,                          \
+        .bench_args = external_bench_args, .reference = &ref,                \
+        .unavailable = unavailable_fn, .options = opts,                      \
+    }
+
 #endif

@@ -139,20 +139,9 @@ static int openssl_blake2b512_run(const kernel *k, const isa_variant *v,
     return 0;
 }
 
-const kernel kernel_openssl_chacha20 = {
-    .name = "openssl:chacha20",
-    .primitive = "chacha",
-    .table = external_row,
-    .row_size = sizeof external_row[0],
-    .param = 20,
-    .check = external_check,
-    .out_len = external_out_len,
-    .run = openssl_chacha20_run,
-    .bench_args = external_bench_args,
-    .reference = &kernel_chacha20,
-    .unavailable = openssl_chacha20_unavailable,
-    .options = KOPT_KEY | KOPT_NONCE | KOPT_COUNTER,
-};
+const kernel kernel_openssl_chacha20 = EXTERNAL_KERNEL(
+    "openssl:chacha20", "chacha", kernel_chacha20, openssl_chacha20_run,
+    openssl_chacha20_unavailable, KOPT_KEY | KOPT_NONCE | KOPT_COUNTER);
 
 const kernel kernel_openssl_blake2b512 = {
     .name = "openssl:blake2b512",

@@ -53,34 +53,13 @@ static int sodium_blake2b_run(const kernel *k, const isa_variant *v,
     return 0;
 }
 
-const kernel kernel_sodium_chacha20 = {
-    .name = "sodium:chacha20",
-    .primitive = "chacha",
-    .table = external_row,
-    .row_size = sizeof external_row[0],
-    .param = 20,
-    .check = external_check,
-    .out_len = external_out_len,
-    .run = sodium_chacha20_run,
-    .bench_args = external_bench_args,
-    .reference = &kernel_chacha20,
-    .unavailable = sodium_unavailable,
-    .options = KOPT_KEY | KOPT_NONCE | KOPT_COUNTER,
-};
+const kernel kernel_sodium_chacha20 = EXTERNAL_KERNEL(
+    "sodium:chacha20", "chacha", kernel_chacha20, sodium_chacha20_run,
+    sodium_unavailable, KOPT_KEY | KOPT_NONCE | KOPT_COUNTER);
 
-const kernel kernel_sodium_blake2b = {
-    .name = "sodium:blake2b",
-    .primitive = "blake2b",
-    .table = external_row,
-    .row_size = sizeof external_row[0],
-    .check = external_check,
-    .out_len = external_out_len,
-    .run = sodium_blake2b_run,
-    .bench_args = external_bench_args,
-    .reference = &kernel_blake2b,
-    .unavailable = sodium_unavailable,
-    .options = KOPT_KEY | KOPT_OUTLEN,
-};
+const kernel kernel_sodium_blake2b = EXTERNAL_KERNEL(
+    "sodium:blake2b", "blake2b", kernel_blake2b, sodium_blake2b_run,
+    sodium_unavailable, KOPT_KEY | KOPT_OUTLEN);
 
 /* LIONESS composed the way an application would with libsodium alone: its
  * ChaCha20 (DJB layout, counter 0) and keyed crypto_generichash, rekeying
@@ -145,7 +124,6 @@ const kernel kernel_sodium_lioness = {
     .primitive = "lioness",
     .table = external_row,
     .row_size = sizeof external_row[0],
-    .param = 20,
     .check = sodium_lioness_check,
     .out_len = external_out_len,
     .run = sodium_lioness_run,
