@@ -50,6 +50,9 @@ ASAN_TEST_SUPPORT_OBJ := $(TEST_SUPPORT_SRC:%.c=$(BUILD)/asan/%.o)
 ASAN_TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/asan-tests/%)
 
 .PHONY: all deps test bench clean
+# Keep every object: none of them is an intermediate to delete, and a
+# deletion would print after the test run's closing line.
+.SECONDARY:
 all: $(BUILD)/cyclebench
 
 # What results record about the build. The stamp file changes only when they
