@@ -107,6 +107,39 @@ bench: deps $(BUILD)/cyclebench
 	    $(if $(KERNEL),'--benchmark_filter=$(KERNEL)') $(if $(ISA),--isa=$(ISA)) \
 	    $(if $(SIZES),--sizes=$(SIZES)) $(if $(REPS),--benchmark_repetitions=$(REPS))
 
+# make plots [RESULTS=file] [CLOCK=tsc|core]: charts of a results file in
+# out/plots/. make scenario NAME=lioness|isa-ladder|disk|aead|bulk|all
+# [REPS=n] [MIN_TIME=s]: a seed's experiment rerun, in out/scenarios/.
+# make compare BASE=a.json NEW=b.json [THRESHOLD=5]: exits 1 on a slowdown.
+.PHONY: plots scenario compare
+plots: deps
+	$(PYTHON) plots/plot.py '$(or $(RESULTS),out/results/latest.json)' \
+	    --out=out/plots $(if $(CLOCK),--clock=$(CLOCK))
+
+scenario: deps $(BUILD)/cyclebench
+	$(PYTHON) plots/scenario.py '$(NAME)' --bin=$(BUILD)/cyclebench \
+	    --out=out/scenarios $(if $(REPS),--repetitions=$(REPS)) \
+	    $(if $(MIN_TIME),--min-time=$(MIN_TIME))
+
+compare: deps
+	$(PYTHON) plots/compare.py '$(BASE)' '$(NEW)' --out=out/compare \
+	    $(if $(THRESHOLD),--threshold=$(THRESHOLD))
+
+# make profile KERNEL=name [ISA=name] [SIZE=509] [SECONDS=3] [CALLGRAPH=fp|dwarf]:
+# the kernel under perf record, split per function, in $(OUT)/profiles/ and
+# $(OUT)/plots/. make diff A=kernel@isa B=kernel@isa [SIZE=] [SECONDS=]: both
+# profiled, their hottest code side by side under perf annotate, in $(OUT)/diff/.
+OUT ?= out
+PROFILE_FLAGS = --bin=$(BUILD)/cyclebench --out=$(OUT) $(if $(SIZE),--size=$(SIZE)) \
+            $(if $(SECONDS),--seconds=$(SECONDS))
+.PHONY: profile diff
+profile: deps $(BUILD)/cyclebench
+	$(PYTHON) profiles/profile_kernel.py '$(KERNEL)' $(if $(ISA),--isa=$(ISA)) \
+	    $(if $(CALLGRAPH),--call-graph=$(CALLGRAPH)) $(PROFILE_FLAGS)
+
+diff: deps $(BUILD)/cyclebench
+	$(PYTHON) profiles/diff.py '$(A)' '$(B)' $(PROFILE_FLAGS)
+
 clean:
 	rm -rf $(BUILD)
 

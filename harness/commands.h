@@ -6,5 +6,6 @@
 int cmd_list(int argc, char **argv);
 int cmd_kat(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 
 #endif

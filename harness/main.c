@@ -19,6 +19,8 @@ static const struct {
       "bench [--sizes=N,..] [--isa=NAME] [--kernel=NAME,..] [--cpu=N] "
       "[--counters=EVENT,..] [--no-system-tune] [--results-dir=DIR] "
       "[--benchmark_*]" },
+    { "run", cmd_run,
+      "run <kernel>[@isa] [--isa=NAME] [--size=N] [--seconds=S] [--stages]" },
 };
 
 #define N_COMMANDS (sizeof commands / sizeof commands[0])

@@ -1,0 +1,355 @@
+/* `cyclebench run <kernel>[@isa]`: loop one kernel variant for a while and
+ * print what it cost as one JSON object. It is the driver `make profile`
+ * records under perf, so it does nothing but the kernel in its timed loop,
+ * and it reports that loop's CLOCK_MONOTONIC window: perf, recording with
+ * the same clock, can keep to exactly the samples that were timed.
+ *
+ * The TSC counts time the thread spent off its CPU too, so the result also
+ * says what fraction of the loop the thread actually ran (CPU time over wall
+ * time); core cycles come from the PMU where there is one, else from the TSC
+ * and the timer's core/TSC ratio ("estimated").
+ *
+ * With --stages, a composite kernel (one with run_staged) is run a second
+ * time, for as long again, with RDTSC around each of its stages; those
+ * stamps cost time of their own, so the first loop stays unstaged. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../kernels/kernel.h"
+#include "args.h"
+#include "commands.h"
+#include "pmu.h"
+#include "sysctl.h"
+#include "timer.h"
+
+#define DEFAULT_SIZE 509
+#define DEFAULT_SECONDS 3.0
+#define MAX_SECONDS 3600.0
+#define MAX_SIZE (1u << 30)
+#define MAX_STAGES 16
+#define BUFFER_ALIGN 64
+/* Calls between clock checks grow until a batch takes this many TSC ticks
+ * (about a millisecond), so checking the clock costs nothing measurable. */
+#define BATCH_TICKS 2000000u
+
+typedef struct run_options {
+    const kernel *k;
+    const isa_variant *v;
+    size_t size;
+    double seconds;
+    int stages;
+} run_options;
+
+typedef struct loop_result {
+    uint64_t calls, ticks;
+    double core_cycles; /* from the PMU; < 0 when it has none */
+    double mono_start, mono_end; /* CLOCK_MONOTONIC seconds */
+    double cpu_seconds; /* this thread's CPU time in the loop */
+    uint64_t stage_ticks[MAX_STAGES];
+} loop_result;
+
+/* Options */
+
+static int parse_seconds(const char *s, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (!*s || *end || !(v > 0 && v <= MAX_SECONDS)) {
+        usage_error("--seconds must be a number above 0 and at most %.0f "
+                    "(got '%s')", MAX_SECONDS, s);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int parse_size(const char *s, size_t *out)
+{
+    uint64_t v;
+    if (parse_u64(s, &v) || v < 1 || v > MAX_SIZE) {
+        usage_error("--size must be a byte count from 1 to %u (got '%s')",
+                    MAX_SIZE, s);
+        return -1;
+    }
+    *out = (size_t)v;
+    return 0;
+}
+
+/* "kernel" or "kernel@isa"; the ISA may also come from --isa. */
+static int select_kernel(run_options *o, const char *spec, const char *isa)
+{
+    char name[96];
+    const char *at = strrchr(spec, '@');
+    size_t len = at ? (size_t)(at - spec) : strlen(spec);
+    if (at && isa) {
+        usage_error("give the ISA once: '%s' or --isa=%s", spec, isa);
+        return -1;
+    }
+    snprintf(name, sizeof name, "%.*s", (int)len, spec);
+    if (at)
+        isa = at + 1;
+    o->k = kernel_find(name);
+    if (!o->k) {
+        usage_error("unknown kernel '%s': see 'cyclebench list'", name);
+        return -1;
+    }
+    o->v = isa ? kernel_variant_find(o->k, isa) : kernel_best_variant(o->k);
+    if (!o->v) {
+        usage_error("%s has no ISA '%s': see 'cyclebench list'", name, isa);
+        return -1;
+    }
+    if (!kernel_variant_usable(o->k, o->v)) {
+        usage_error("%s@%s is unsupported on this machine: pick a supported "
+                    "one from 'cyclebench list'", name, o->v->isa);
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_options(run_options *o, int argc, char **argv)
+{
+    const char *value, *spec = NULL, *isa = NULL;
+    o->size = DEFAULT_SIZE;
+    o->seconds = DEFAULT_SECONDS;
+    for (int i = 0; i < argc; i++) {
+        int rc = 0;
+        if (arg_value(argv[i], "--isa", &value))
+            isa = value;
+        else if (arg_value(argv[i], "--size", &value))
+            rc = parse_size(value, &o->size);
+        else if (arg_value(argv[i], "--seconds", &value))
+            rc = parse_seconds(value, &o->seconds);
+        else if (!strcmp(argv[i], "--stages"))
+            o->stages = 1;
+        else if (argv[i][0] == '-' || spec) {
+            usage_error("run: unexpected '%s' (usage: run <kernel>[@isa] "
+                        "[--isa=NAME] [--size=N] [--seconds=S] [--stages])",
+                        argv[i]);
+            rc = -1;
+        } else
+            spec = argv[i];
+        if (rc)
+            return -1;
+    }
+    if (!spec) {
+        usage_error("run needs a kernel: run <kernel>[@isa] (see 'cyclebench "
+                    "list')");
+        return -1;
+    }
+    return select_kernel(o, spec, isa);
+}
+
+/* The loop */
+
+static uint8_t *alloc_buffer(size_t len)
+{
+    size_t rounded = (len + BUFFER_ALIGN - 1) / BUFFER_ALIGN * BUFFER_ALIGN;
+    return aligned_alloc(BUFFER_ALIGN, rounded ? rounded : BUFFER_ALIGN);
+}
+
+static double clock_seconds(clockid_t clock)
+{
+    struct timespec ts;
+    clock_gettime(clock, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static inline void clobber_memory(void)
+{
+    __asm__ volatile("" : : : "memory");
+}
+
+/* Calls k until `seconds` of TSC have passed; staged calls add their stage
+ * ticks into r->stage_ticks. */
+static void run_loop(const run_options *o, const kernel_args *a,
+                     const uint8_t *in, uint8_t *out, int staged,
+                     pmu_group *pmu, loop_result *r)
+{
+    const kernel *k = o->k;
+    uint64_t target = (uint64_t)(o->seconds * timer_get_info()->tsc_hz);
+    uint64_t batch = 1, now;
+    double pmu_values[PMU_MAX_EVENTS];
+    int cycles = pmu_core_cycles_index(pmu);
+    memset(r, 0, sizeof *r);
+    r->mono_start = clock_seconds(CLOCK_MONOTONIC);
+    double cpu_start = clock_seconds(CLOCK_THREAD_CPUTIME_ID);
+    pmu_start(pmu);
+    uint64_t t0 = timer_start(), batch_start = t0;
+    do {
+        for (uint64_t i = 0; i < batch; i++) {
+            if (staged)
+                k->run_staged(k, o->v, a, in, o->size, out, r->stage_ticks);
+            else
+                k->run(k, o->v, a, in, o->size, out);
+            clobber_memory();
+        }
+        r->calls += batch;
+        now = timer_start();
+        if (now - batch_start < BATCH_TICKS)
+            batch *= 2;
+        batch_start = now;
+    } while (now - t0 < target);
+    uint64_t t1 = timer_stop();
+    r->core_cycles = pmu_stop(pmu, pmu_values) == 0 && cycles >= 0
+                         ? pmu_values[cycles] : -1;
+    r->cpu_seconds = clock_seconds(CLOCK_THREAD_CPUTIME_ID) - cpu_start;
+    r->mono_end = clock_seconds(CLOCK_MONOTONIC);
+    r->ticks = t1 - t0;
+}
+
+/* Output */
+
+static void print_json_string(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            printf("\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            printf("\\u%04x", *s);
+        else
+            putchar(*s);
+    }
+    putchar('"');
+}
+
+static void print_stages(const run_options *o, const loop_result *s,
+                         double ratio)
+{
+    const kernel *k = o->k;
+    uint64_t sum = 0;
+    for (size_t i = 0; i < k->n_stages; i++)
+        sum += s->stage_ticks[i];
+    printf(",\n  \"staged_calls\": %llu,\n  \"staged_tsc_cycles_per_byte\": "
+           "%.4f,\n  \"stages\": [", (unsigned long long)s->calls,
+           (double)s->ticks / ((double)s->calls * o->size));
+    for (size_t i = 0; i < k->n_stages; i++) {
+        double per_call = (double)s->stage_ticks[i] / (double)s->calls;
+        printf("%s\n    {\"name\": ", i ? "," : "");
+        print_json_string(k->stage_names[i]);
+        printf(", \"tsc_ticks_per_call\": %.2f, \"tsc_cycles_per_byte\": %.4f, "
+               "\"core_cycles_per_byte\": %.4f, \"percent\": %.2f}", per_call,
+               per_call / o->size, per_call / o->size * ratio,
+               sum ? 100.0 * s->stage_ticks[i] / sum : 0.0);
+    }
+    printf("\n  ]");
+}
+
+static void print_result(const run_options *o, const loop_result *r,
+                         const loop_result *staged)
+{
+    const timer_info *t = timer_get_info();
+    double bytes = (double)r->calls * o->size;
+    double tsc_per_byte = (double)r->ticks / bytes;
+    double core_per_byte = r->core_cycles >= 0 ? r->core_cycles / bytes
+                                               : tsc_per_byte * t->core_tsc_ratio;
+    printf("{\n  \"kernel\": ");
+    print_json_string(o->k->name);
+    printf(",\n  \"isa\": ");
+    print_json_string(o->v->isa);
+    printf(",\n  \"size\": %zu,\n  \"seconds\": %.3f,\n  \"calls\": %llu,\n"
+           "  \"tsc_hz\": %.0f,\n  \"tsc_hz_source\": \"%s\",\n"
+           "  \"core_tsc_ratio\": %.4f,\n  \"core_clock_source\": \"%s\",\n"
+           "  \"pinned_cpu\": %d,\n  \"on_cpu_fraction\": %.3f,\n"
+           "  \"tsc_cycles_per_byte\": %.4f,\n"
+           "  \"core_cycles_per_byte\": %.4f,\n  \"ns_per_byte\": %.4f,\n"
+           "  \"monotonic_start\": %.6f,\n  \"monotonic_end\": %.6f,\n"
+           "  \"stage_names\": [",
+           o->size, (double)r->ticks / t->tsc_hz,
+           (unsigned long long)r->calls, t->tsc_hz, t->tsc_hz_source,
+           t->core_tsc_ratio, r->core_cycles >= 0 ? "pmu" : "estimated",
+           sysctl_pinned_cpu(), r->cpu_seconds / (r->mono_end - r->mono_start),
+           tsc_per_byte, core_per_byte,
+           tsc_per_byte * 1e9 / t->tsc_hz, r->mono_start, r->mono_end);
+    for (size_t i = 0; i < o->k->n_stages; i++) {
+        printf("%s", i ? ", " : "");
+        print_json_string(o->k->stage_names[i]);
+    }
+    printf("]");
+    if (staged)
+        print_stages(o, staged, core_per_byte / tsc_per_byte);
+    printf("\n}\n");
+}
+
+/* The command */
+
+static int prepare_args(const run_options *o, kernel_args *a)
+{
+    char err[256];
+    if (o->size < o->k->min_len) {
+        usage_error("--size=%zu is below %s's minimum of %zu bytes",
+                    o->size, o->k->name, o->k->min_len);
+        return -1;
+    }
+    o->k->bench_args(o->k, a);
+    if (o->k->check(o->k, a, o->size, err, sizeof err)) {
+        usage_error("%s", err);
+        return -1;
+    }
+    return 0;
+}
+
+/* chacha-opt's rule: a variant that disagrees with generic is not timed. */
+static int self_test(const run_options *o)
+{
+    char err[256];
+    if (kernel_self_test(o->k, o->v, err, sizeof err) == 0)
+        return 0;
+    usage_error("self-test failed, not run: %s", err);
+    return -1;
+}
+
+static int measure(const run_options *o, kernel_args *a, pmu_group *pmu)
+{
+    const kernel *k = o->k;
+    uint8_t *in = alloc_buffer(o->size);
+    uint8_t *out = alloc_buffer(k->out_len(k, a, o->size));
+    loop_result r, staged;
+    int with_stages = o->stages && k->run_staged && k->n_stages <= MAX_STAGES;
+    if (!in || !out) {
+        usage_error("out of memory for two %zu-byte buffers", o->size);
+        free(in);
+        free(out);
+        return 1;
+    }
+    for (size_t i = 0; i < o->size; i++)
+        in[i] = (uint8_t)(i * 131 + 7);
+    kernel_prepare(k, o->v, a);
+    k->run(k, o->v, a, in, o->size, out);
+    run_loop(o, a, in, out, 0, pmu, &r);
+    if (with_stages)
+        run_loop(o, a, in, out, 1, pmu, &staged);
+    kernel_release(k, a);
+    free(in);
+    free(out);
+    print_result(o, &r, with_stages ? &staged : NULL);
+    return 0;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    run_options o = { 0 };
+    kernel_args a;
+    pmu_group pmu;
+    char err[256];
+    int status;
+    if (parse_options(&o, argc, argv) || prepare_args(&o, &a))
+        return EXIT_USAGE;
+    if (self_test(&o))
+        return 1;
+    if (sysctl_pin(sysctl_default_cpu(), err, sizeof err)) {
+        usage_error("%s", err);
+        return 1;
+    }
+    /* Core cycles from the PMU where there is one; otherwise estimated from
+     * the TSC and the timer's core/TSC ratio (pmu_open says why on stderr). */
+    if (pmu_open(&pmu, "cycles", err, sizeof err)) {
+        usage_error("%s", err);
+        return 1;
+    }
+    status = measure(&o, &a, &pmu);
+    pmu_close(&pmu);
+    return status;
+}
