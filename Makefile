@@ -109,7 +109,7 @@ bench: deps $(BUILD)/cyclebench
 
 # make plots [RESULTS=file] [CLOCK=tsc|core]: charts of a results file in
 # out/plots/. make scenario NAME=lioness|isa-ladder|disk|aead|bulk|all
-# [REPS=n] [MIN_TIME=s]: a seed's experiment rerun, in out/scenarios/.
+# [REPS=n] [MIN_TIME=s] [CPU=n]: a seed's experiment rerun, in out/scenarios/.
 # make compare BASE=a.json NEW=b.json [THRESHOLD=5]: exits 1 on a slowdown.
 .PHONY: plots scenario compare
 plots: deps
@@ -119,7 +119,7 @@ plots: deps
 scenario: deps $(BUILD)/cyclebench
 	$(PYTHON) plots/scenario.py '$(NAME)' --bin=$(BUILD)/cyclebench \
 	    --out=out/scenarios $(if $(REPS),--repetitions=$(REPS)) \
-	    $(if $(MIN_TIME),--min-time=$(MIN_TIME))
+	    $(if $(MIN_TIME),--min-time=$(MIN_TIME)) $(if $(CPU),--cpu=$(CPU))
 
 compare: deps
 	$(PYTHON) plots/compare.py '$(BASE)' '$(NEW)' --out=out/compare \

@@ -1,0 +1,91 @@
+"""What the plot, scenario and compare commands share: all-or-nothing
+output files, and one-line errors.
+
+Nothing is half-written: every file goes to a temporary name beside its
+destination and is renamed into place only once all of them are written.
+"""
+import argparse
+import io
+import os
+import sys
+import tempfile
+
+from results import InputError
+
+
+class StagedFiles:
+    """Files written to temporary names, renamed into place by commit().
+    Used as a context manager, leaving early removes the temporaries."""
+
+    def __init__(self, directory):
+        self.directory = directory
+        self.staged = []  # (temporary path, final path)
+
+    def add_bytes(self, name, data):
+        os.makedirs(self.directory, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp",
+                                   dir=self.directory)
+        self.staged.append((tmp, os.path.join(self.directory, name)))
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.chmod(tmp, 0o644)
+
+    def add_text(self, name, text):
+        self.add_bytes(name, text.encode("utf-8"))
+
+    def add_figure(self, stem, figure, formats=("png", "svg")):
+        """The figure as <stem>.png and <stem>.svg; closes it."""
+        import matplotlib.pyplot as plt
+        for fmt in formats:
+            buf = io.BytesIO()
+            figure.savefig(buf, format=fmt, dpi=110, bbox_inches="tight")
+            self.add_bytes(f"{stem}.{fmt}", buf.getvalue())
+        plt.close(figure)
+
+    def names(self):
+        return [os.path.basename(final) for _, final in self.staged]
+
+    def commit(self):
+        for tmp, final in self.staged:
+            os.replace(tmp, final)
+        self.staged = []
+
+    def discard(self):
+        for tmp, _ in self.staged:
+            try:
+                os.unlink(tmp)
+            except FileNotFoundError:
+                pass
+        self.staged = []
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.discard()
+        return False
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse whose errors are one line, exit status 2."""
+
+    def error(self, message):
+        die(f"{message} (usage: {self.format_usage().strip()[7:]})")
+
+
+def die(message, status=2):
+    print(f"{os.path.basename(sys.argv[0])}: {message}", file=sys.stderr)
+    sys.exit(status)
+
+
+def run_main(main):
+    """Runs main(), turning InputError and OSError into one-line errors."""
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except InputError as e:
+        die(str(e))
+    except KeyboardInterrupt:
+        die("interrupted: no output was written or replaced", 130)
+    except OSError as e:
+        die(f"cannot write {e.filename or 'output'}: {e.strerror}: check the "
+            f"directory exists and is writable")

@@ -1,0 +1,490 @@
+"""plots/: `make plots`, `make scenario` and `make compare`, on the committed
+result fixtures in tests/fixtures/results/ (see the README there). Nothing
+here runs a benchmark. Run: /usr/bin/python3 -m pytest tests/test_plots.py
+"""
+import copy
+import csv
+import io
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PLOTS = os.path.join(ROOT, "plots")
+FIXTURES = os.path.join(ROOT, "tests", "fixtures", "results")
+sys.path.insert(0, PLOTS)
+
+import charts  # noqa: E402
+import compare  # noqa: E402
+import results  # noqa: E402
+import scenario  # noqa: E402
+from output import StagedFiles  # noqa: E402
+
+BASE = os.path.join(FIXTURES, "base.json")
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def fixture(name):
+    return os.path.join(FIXTURES, name)
+
+
+def listing(extra="", drop=()):
+    """`cyclebench list` as committed, plus extra lines, less the kernels
+    in drop (a build without them)."""
+    with open(fixture("list.txt"), encoding="utf-8") as f:
+        kernels = scenario.parse_listing(f.read() + extra)
+    return {k: v for k, v in kernels.items() if k not in drop}
+
+
+def measured(name, extra_listing="", drop=(), **runs):
+    runs.setdefault("default", results.load(fixture(f"scenario-{name}.json")))
+    return scenario.Measured(listing(extra_listing, drop), runs,
+                             "/nonexistent")
+
+
+def run_script(script, *args, cwd=None):
+    return subprocess.run([sys.executable, os.path.join(PLOTS, script), *args],
+                          capture_output=True, text=True, cwd=cwd or ROOT)
+
+
+def one_line_error(done):
+    return done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
+
+
+def write_json(path, document):
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(document, f)
+    return str(path)
+
+
+def load_document(path):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+# Reading results
+
+def test_medians_come_from_the_median_aggregate():
+    doc = load_document(BASE)
+    want = next(b for b in doc["benchmarks"]
+                if b["name"] == "chacha20@avx2/4096_median")
+    run = results.load(BASE).get("chacha20", "avx2", 4096)
+    assert run.median("tsc_cycles_per_byte") == want["tsc_cycles_per_byte"]
+    assert len(run.repetitions["tsc_cycles_per_byte"]) == 5
+
+
+def test_medians_fall_back_to_the_repetitions():
+    doc = load_document(BASE)
+    doc["benchmarks"] = [b for b in doc["benchmarks"]
+                         if b["run_type"] == "iteration"]
+    run = results.parse(doc, "test").get("chacha20", "avx2", 4096)
+    assert run.median("ns_per_byte") == statistics.median(
+        run.repetitions["ns_per_byte"])
+
+
+def test_skipped_reasons_keep_their_parentheses():
+    text = ("chacha20@avx512 (unsupported on this CPU), openssl:rc4@external "
+            "(no legacy provider (openssl 3), not timed)")
+    assert results.skipped_reasons(text) == {
+        "chacha20@avx512": "unsupported on this CPU",
+        "openssl:rc4@external": "no legacy provider (openssl 3), not timed"}
+
+
+def test_a_benchmark_that_failed_is_a_row_saying_why():
+    doc = load_document(fixture("scenario-isa-ladder.json"))
+    doc["benchmarks"] = [b for b in doc["benchmarks"]
+                         if not b["name"].startswith("chacha8@sse2/")]
+    doc["benchmarks"].append({
+        "name": "chacha8@sse2/576", "run_name": "chacha8@sse2/576",
+        "run_type": "iteration", "error_occurred": True,
+        "error_message": "out of memory for the buffers"})
+    m = measured("isa-ladder", default=results.parse(doc, "test"))
+    row = next(r for r in scenario.isa_ladder_table(m).rows
+               if (r.kernel, r.isa) == ("chacha8", "sse2"))
+    assert row.values == [None] * 5
+    assert row.note == "failed: out of memory for the buffers"
+
+
+def test_a_shared_cpu_is_called_out():
+    doc = load_document(BASE)
+    for b in doc["benchmarks"]:
+        b["cpu_time"] = b["real_time"]
+    assert results.parse(doc, "quiet").contention() is None
+    for b in doc["benchmarks"]:
+        b["cpu_time"] = b["real_time"] / 2
+    warning = results.parse(doc, "busy").contention()
+    assert warning.startswith("busy: the benchmarks had their CPU only 50%")
+
+
+@pytest.mark.parametrize("kernel, fam, ours", [
+    ("chacha12", "chacha", "chacha12"),
+    ("openssl:chacha20", "chacha", "chacha20"),
+    ("xchacha8", "xchacha", "xchacha8"),
+    ("sodium:blake2b", "blake2b", "blake2b"),
+    ("openssl:blake2b512", "blake2b", "blake2b"),
+    ("lioness12", "lioness", "lioness12"),
+    ("openssl:aes-256-gcm", "aes", "aes256-gcm"),
+    ("sodium:aes256gcm", "aes", "aes256-gcm"),
+    ("xchacha20-poly1305", "chacha20-poly1305", "xchacha20-poly1305"),
+    ("sodium:chacha20poly1305-ietf", "chacha20-poly1305", "chacha20-poly1305"),
+    ("openssl:bf-cbc", "blowfish", "bf-cbc"),
+    ("tor-relay-cell", "tor-relay-cell", "tor-relay-cell"),
+])
+def test_families_group_kernels_with_their_external_counterparts(kernel, fam,
+                                                                 ours):
+    assert results.family(kernel) == fam
+    assert results.counterpart(kernel) == ours
+
+
+# make plots
+
+def test_plots_render_png_and_svg_per_family(tmp_path):
+    done = run_script("plot.py", BASE, f"--out={tmp_path}")
+    assert done.returncode == 0, done.stderr
+    for fam in ["chacha", "blake2b", "memcpy"]:
+        for figure in ["cycles-per-byte", "isa-ladder-576",
+                       "speedup-over-generic"]:
+            png = (tmp_path / f"{fam}-{figure}.png").read_bytes()
+            svg = (tmp_path / f"{fam}-{figure}.svg").read_text()
+            assert png.startswith(PNG_MAGIC) and len(png) > 5000
+            assert "<svg" in svg
+    assert not [p for p in os.listdir(tmp_path) if p.endswith(".tmp")]
+
+
+def test_cycles_per_byte_axes_name_the_clock_and_dash_externals():
+    res = results.load(BASE)
+    panels = charts.families(res)["chacha"]
+    for clock, label in [("tsc", "TSC ticks/byte"),
+                         ("core", "core cycles/byte (estimated)")]:
+        fig = charts.cycles_per_byte_figure(res, "chacha", panels, clock)
+        ax = fig.axes[0]
+        assert ax.get_ylabel() == label
+        assert ax.get_xscale() == "log"
+        styles = {line.get_label(): line.get_linestyle() for line in ax.lines}
+        assert styles["avx2"] == "-"
+        assert styles["openssl (external)"] == "--"
+        assert styles["sodium (external)"] == "--"
+        charts.plt.close(fig)
+
+
+def test_core_clock_label_says_pmu_when_counted():
+    assert results.clock_unit({"core_clock_source": "pmu"}, "core") == \
+        "core cycles/byte (pmu)"
+
+
+def test_speedup_over_generic_is_generic_over_variant():
+    res = results.load(BASE)
+    points = dict(charts.speedup_points(res, "chacha20", "avx2", "chacha20",
+                                        "tsc_cycles_per_byte"))
+    generic = res.median("chacha20", "generic", 576, "tsc_cycles_per_byte")
+    avx2 = res.median("chacha20", "avx2", 576, "tsc_cycles_per_byte")
+    assert points[576] == pytest.approx(generic / avx2)
+
+
+@pytest.mark.parametrize("content, message", [
+    (None, "make bench"),
+    ("{not json", "not valid JSON"),
+    ('{"context": {}}', "no 'benchmarks' list"),
+    ('{"benchmarks": [{"name": "x"}]}', "no <kernel>@<isa>/<bytes>"),
+])
+def test_plots_bad_input_is_one_line_and_writes_nothing(tmp_path, content,
+                                                        message):
+    path = tmp_path / "results.json"
+    if content is not None:
+        path.write_text(content)
+    out = tmp_path / "plots"
+    done = run_script("plot.py", str(path), f"--out={out}")
+    assert one_line_error(done), done.stderr
+    assert message in done.stderr
+    assert not out.exists()
+
+
+def test_staged_files_leave_nothing_when_interrupted(tmp_path):
+    with pytest.raises(KeyboardInterrupt):
+        with StagedFiles(str(tmp_path)) as files:
+            files.add_text("a.md", "half")
+            raise KeyboardInterrupt
+    assert os.listdir(tmp_path) == []
+
+
+# make scenario: tables
+
+def rows_of(table, kernel):
+    return [r for r in table.rows if r.kernel == kernel]
+
+
+def test_isa_ladder_table_rows_columns_and_units():
+    m = measured("isa-ladder")
+    table = scenario.isa_ladder_table(m)
+    assert table.headers() == [
+        "kernel", "isa", "TSC ticks/call", "TSC ticks/byte",
+        "core cycles/call (estimated)", "core cycles/byte (estimated)",
+        "speedup over generic", "note"]
+    for kernel in ["chacha20", "chacha12", "chacha8", "blake2b"]:
+        assert [r.isa for r in rows_of(table, kernel)] == \
+            [isa for isa, _ in m.listing[kernel]]
+    avx512 = rows_of(table, "chacha20")[0]
+    assert avx512.isa == "avx512" and avx512.values == [None] * 5
+    assert "unsupported on this CPU" in avx512.note
+    generic = rows_of(table, "chacha20")[-1]
+    per_call, per_byte, _, _, speedup = generic.values
+    assert per_call == pytest.approx(per_byte * 576)
+    assert speedup == pytest.approx(1.0)
+    assert len(table.measured_rows()) == 15
+
+
+def test_lioness_table_in_ns_per_byte_and_mib_per_second():
+    m = measured("lioness")
+    table = scenario.lioness_table(m)
+    assert table.headers()[2:5] == ["ns per 509-byte block or cell",
+                                    "ns/byte", "MiB/s"]
+    assert [r.kernel for r in table.rows if r.isa == "generic"] == \
+        ["lioness", "lioness12", "lioness8"]
+    per_block, ns, mib = rows_of(table, "sodium:lioness")[0].values
+    assert per_block == pytest.approx(ns * 509)
+    assert mib == pytest.approx(1e9 / ns / 2 ** 20)
+    relay = rows_of(table, "tor-relay-cell")
+    assert len(relay) == 1 and relay[0].note.startswith("not available")
+    assert "make profile KERNEL=lioness" in table.sections[0]
+
+
+def test_lioness_relay_cell_rows_say_with_or_without_aes_ni():
+    m = measured("lioness", "tor-relay-cell aesni supported\n"
+                            "tor-relay-cell generic supported\n")
+    doc = load_document(fixture("scenario-lioness.json"))
+    for b in doc["benchmarks"]:
+        if b["name"] == "lioness@generic/509_median":
+            for isa in ["aesni", "generic"]:
+                doc["benchmarks"].append(dict(
+                    b, name=f"tor-relay-cell@{isa}/509_median",
+                    run_name=f"tor-relay-cell@{isa}/509"))
+    m.runs["default"] = results.parse(doc, "test")
+    notes = {r.isa: r.note for r in rows_of(scenario.lioness_table(m),
+                                            "tor-relay-cell")}
+    assert notes == {"aesni": "with AES-NI",
+                     "generic": "software AES (no AES-NI)"}
+
+
+def test_lioness_breakdown_is_included_when_profiled(tmp_path):
+    profile = tmp_path / "lioness@avx2"
+    profile.mkdir()
+    (profile / "breakdown.csv").write_text(
+        "symbol,self_percent,samples,cycles_per_byte\n"
+        "blake2b_compress_avx2,64.0,640,3.2\n")
+    section = scenario.breakdown_section(str(tmp_path))
+    assert "| blake2b_compress_avx2 | 64.0 | 640 | 3.2 |" in section
+
+
+def test_disk_table_in_bytes_per_second_at_both_sector_sizes():
+    table = scenario.disk_table(measured("disk"))
+    assert table.headers()[2:4] == ["512-byte sectors (bytes/sec)",
+                                    "4096-byte sectors (bytes/sec)"]
+    assert [r.kernel for r in table.rows if r.isa in ("generic", "external")
+            ] == scenario.DISK_KERNELS
+    res = results.load(fixture("scenario-disk.json"))
+    for kernel, isa in [("aes128-xts", "aesni"), ("xchacha20", "avx2"),
+                        ("openssl:des-ede3-cbc", "external")]:
+        row = next(r for r in rows_of(table, kernel) if r.isa == isa)
+        assert row.values[1] == pytest.approx(
+            1e9 / res.median(kernel, isa, 4096, "ns_per_byte"))
+    assert any("sector number" in note for note in table.notes)
+
+
+def test_disk_kernel_this_build_lacks_is_a_row_saying_so():
+    table = scenario.disk_table(measured("disk", drop={"aes256-xts"}))
+    row, = rows_of(table, "aes256-xts")
+    assert row.values == [None, None] and row.note.startswith("not available")
+
+
+def test_aead_table_in_openssl_speed_units_best_and_generic():
+    no_aesni = results.load(fixture("scenario-aead-no-aesni.json"))
+    m = measured("aead", **{"no-aesni": no_aesni})
+    table = scenario.aead_table(m)
+    sizes = scenario.AEAD_SIZES
+    assert table.headers() == ["kernel", "variant"] + [
+        f"{s} bytes (1000s of bytes/s)" for s in sizes] + ["note"]
+    assert [(r.kernel, r.variant) for r in table.rows] == [
+        ("aes256-gcm", "vaes-avx2 (best)"), ("aes256-gcm", "generic"),
+        ("chacha20-poly1305", "avx2 (best)"), ("chacha20-poly1305", "generic"),
+        ("openssl:aes-256-gcm", "external"),
+        ("openssl:aes-256-gcm", "external, no AES-NI"),
+        ("openssl:chacha20-poly1305", "external"),
+        ("openssl:chacha20-poly1305", "external, no AES-NI")]
+    assert table.rows[0].note.startswith("with AES-NI")
+    assert table.rows[1].note.startswith("without AES-NI")
+    ns = no_aesni.median("openssl:aes-256-gcm", "external", 16, "ns_per_byte")
+    assert table.rows[5].values[0] == pytest.approx(1e9 / ns / 1000)
+    assert f"| {1e6 / ns:.2f}k |" in table.markdown()
+
+
+def test_aead_kernels_this_build_lacks_are_one_row_each():
+    kernels = scenario.AEAD_OURS + scenario.AEAD_OPENSSL
+    table = scenario.aead_table(measured("aead", drop=kernels))
+    assert [r.kernel for r in table.rows] == kernels
+    assert all(r.note.startswith("not available") for r in table.rows)
+
+
+def test_bulk_table_is_the_floor_of_three_runs_in_seconds():
+    m = measured("bulk")
+    table = scenario.bulk_table(m)
+    assert table.headers()[2:4] == ["encode (s)", "decode (s)"]
+    assert [r.kernel for r in table.rows if r.isa == "generic"] == \
+        scenario.BULK_KERNELS
+    run = m.results.get("chacha20", "avx2", 10485760)
+    floor = min(run.repetitions["ns_per_byte"]) * 10485760 / 1e9
+    row = next(r for r in rows_of(table, "chacha20") if r.isa == "avx2")
+    assert row.values == [pytest.approx(floor), pytest.approx(floor)]
+    assert len(run.repetitions["ns_per_byte"]) == 3
+
+
+def test_bulk_cbc_decode_is_marked_not_measured():
+    row = next(r for r in rows_of(scenario.bulk_table(measured("bulk")),
+                                  "aes128-cbc") if r.isa == "aesni")
+    assert row.values[0] is not None
+    assert row.values[1] is None and "decode not measured" in row.note
+
+
+def test_scenario_markdown_and_csv_carry_the_table():
+    sc = scenario.SCENARIOS["isa-ladder"]
+    m = measured("isa-ladder")
+    table = sc.table(m)
+    text = scenario.markdown(sc, table, m, ["build/cyclebench bench ..."])
+    assert "| kernel | isa | TSC ticks/call |" in text
+    assert "AMD EPYC" in text and "make scenario NAME=isa-ladder" in text
+    # The fixture was recorded while another benchmark shared the CPU.
+    assert "**Warning:** " in text and "shared the pinned CPU" in text
+    rows = list(csv.reader(io.StringIO(table.csv())))
+    assert rows[0] == table.headers() and len(rows) == len(table.rows) + 1
+    fig = sc.chart(table, m)
+    assert fig.axes[0].get_xlabel().startswith("TSC ticks/byte")
+    charts.plt.close(fig)
+
+
+def test_unknown_scenario_is_one_line_and_writes_nothing(tmp_path):
+    done = run_script("scenario.py", "nope", f"--out={tmp_path / 's'}")
+    assert one_line_error(done) and "unknown scenario 'nope'" in done.stderr
+    assert "isa-ladder" in done.stderr and not (tmp_path / "s").exists()
+
+
+def test_scenario_without_a_binary_says_to_build(tmp_path):
+    done = run_script("scenario.py", "isa-ladder", "--bin=/nonexistent/cb",
+                      f"--out={tmp_path / 's'}")
+    assert one_line_error(done) and "`make`" in done.stderr
+    assert not (tmp_path / "s").exists()
+
+
+# make compare
+
+def slowed(document, factor, names=None):
+    """A copy with every time counter of the named benchmarks (all when
+    None) multiplied by factor: an injected slowdown."""
+    doc = copy.deepcopy(document)
+    for b in doc["benchmarks"]:
+        if names is None or b["run_name"] in names:
+            for counter in ["tsc_cycles_per_byte", "core_cycles_per_byte",
+                            "ns_per_byte", "real_time", "cpu_time"]:
+                b[counter] *= factor
+            b["bytes_per_second"] /= factor
+    return doc
+
+
+def steadiest_benchmark(document):
+    """The benchmark whose repetitions spread least, so a 20% slowdown of it
+    separates from the base completely."""
+    reps = {}
+    for b in document["benchmarks"]:
+        if b["run_type"] == "iteration":
+            reps.setdefault(b["run_name"], []).append(b["tsc_cycles_per_byte"])
+    return min(reps, key=lambda n: max(reps[n]) / min(reps[n]))
+
+
+def run_compare(tmp_path, base, new, *args):
+    return run_script("compare.py", base, new, f"--out={tmp_path / 'cmp'}",
+                      *args)
+
+
+def test_compare_passes_an_identical_run(tmp_path):
+    done = run_compare(tmp_path, BASE, BASE)
+    assert done.returncode == 0, done.stderr
+    assert "geometric mean of new/base over 33 benchmarks: 1.0000 (+0.0%)" \
+        in done.stdout
+    assert "SLOWER" not in done.stdout and "differ" not in done.stderr
+    png = (tmp_path / "cmp" / "base_vs_base.png").read_bytes()
+    assert png.startswith(PNG_MAGIC)
+
+
+def test_compare_flags_an_injected_20_percent_slowdown(tmp_path):
+    doc = load_document(BASE)
+    name = steadiest_benchmark(doc)
+    new = write_json(tmp_path / "new.json", slowed(doc, 1.2, {name}))
+    done = run_compare(tmp_path, BASE, new)
+    assert done.returncode == 1
+    flagged = [line.split()[0] for line in done.stdout.splitlines()
+               if line.endswith("SLOWER")]
+    assert flagged == [name]
+    assert f"{name} (+20.0%)" in done.stderr.splitlines()[-1]
+
+
+def test_compare_geometric_mean_of_an_all_round_slowdown(tmp_path):
+    new = write_json(tmp_path / "slow.json", slowed(load_document(BASE), 1.2))
+    done = run_compare(tmp_path, BASE, new)
+    assert done.returncode == 1
+    assert "over 33 benchmarks: 1.2000 (+20.0%)" in done.stdout
+
+
+def test_compare_threshold_above_the_slowdown_passes(tmp_path):
+    new = write_json(tmp_path / "slow.json", slowed(load_document(BASE), 1.2))
+    assert run_compare(tmp_path, BASE, new, "--threshold=25").returncode == 0
+
+
+def test_compare_says_when_machines_or_builds_differ(tmp_path):
+    doc = load_document(BASE)
+    doc["context"].update(cpu_model="Intel Xeon", git_commit="0123abcd")
+    other = write_json(tmp_path / "other.json", doc)
+    done = run_compare(tmp_path, BASE, other)
+    assert done.returncode == 0
+    assert "different machines: cpu_model 'AMD EPYC' vs 'Intel Xeon'" in \
+        done.stderr
+    assert "different builds: git_commit" in done.stderr
+
+
+def test_compare_warns_when_repetitions_are_too_few(tmp_path):
+    doc = load_document(BASE)
+    doc["benchmarks"] = [b for b in doc["benchmarks"]
+                         if b.get("repetition_index", 0) < 3]
+    few = write_json(tmp_path / "few.json", doc)
+    done = run_compare(tmp_path, few, few)
+    assert "3 and 3 repetitions the U test cannot reach p < 0.05" in \
+        done.stderr
+
+
+def test_context_tsc_wobble_is_not_a_difference():
+    ctx = {"tsc_hz": "2596143823",
+           "turbo": "before: on; after: off; changed: x"}
+    other = dict(ctx, tsc_hz="2596150000", turbo="before: off; after: off; "
+                 "changed: nothing")
+    assert compare.context_differences(ctx, other) == []
+
+
+@pytest.mark.parametrize("args, message", [
+    ([], "make compare BASE="),
+    (["/nonexistent.json", BASE], "make bench"),
+    ([BASE, BASE, "--counter=bytes_per_second"], "higher-is-faster"),
+])
+def test_compare_bad_input_is_one_line_and_writes_nothing(tmp_path, args,
+                                                          message):
+    done = run_script("compare.py", *args, f"--out={tmp_path / 'cmp'}")
+    assert one_line_error(done), done.stderr
+    assert message in done.stderr
+    assert not (tmp_path / "cmp").exists()
+
+
+def test_compare_malformed_json(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"benchmarks": [')
+    done = run_compare(tmp_path, BASE, str(bad))
+    assert one_line_error(done) and "not valid JSON" in done.stderr
