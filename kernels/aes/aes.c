@@ -1,0 +1,287 @@
+/* The AES implementation table, and the parts of every mode that are the
+ * same for every ISA: ciphertext stealing (CBC-CS2, XTS), GCM's J0, AAD,
+ * lengths block and tag, and partial last blocks. The ISA functions they
+ * call only ever see whole blocks. */
+#include "aes.h"
+
+#include <string.h>
+
+#define AES_ROW(name, isa, required)                                          \
+    {                                                                         \
+        { name, required }, aes_expand_##isa, aes_encrypt_##isa,              \
+            aes_decrypt_##isa, aes_ctr_##isa, aes_cbc_encrypt_##isa,          \
+            aes_cbc_decrypt_##isa, aes_xts_encrypt_##isa,                     \
+            aes_xts_decrypt_##isa, ghash_init_##isa, ghash_update_##isa,      \
+            aes_gcm_encrypt_##isa, aes_gcm_decrypt_##isa                      \
+    }
+
+/* The VAES rows also need AES-NI and PCLMULQDQ: single blocks and GHASH
+ * reduction use the 128-bit forms. Every CPU with VAES has both. */
+const aes_impl aes_impls[] = {
+    AES_ROW("vaes-avx512", vaes_avx512,
+            CPU_VAES | CPU_VPCLMULQDQ | CPU_AVX512 | CPU_AESNI | CPU_PCLMUL),
+    AES_ROW("vaes-avx2", vaes_avx2,
+            CPU_VAES | CPU_VPCLMULQDQ | CPU_AVX2 | CPU_AESNI | CPU_PCLMUL),
+    AES_ROW("aesni", aesni, CPU_AESNI | CPU_PCLMUL | CPU_SSE41),
+    AES_ROW("generic", generic, 0),
+    { { NULL, 0 }, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+      NULL, NULL },
+};
+
+int aes_setup(const aes_impl *impl, aes_key *k, const uint8_t *key,
+              size_t key_len)
+{
+    if (key_len != 16 && key_len != 24 && key_len != 32)
+        return -1;
+    impl->expand(k, key, key_len);
+    return 0;
+}
+
+static void xor_bytes(uint8_t *out, const uint8_t *a, const uint8_t *b,
+                      size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        out[i] = a[i] ^ b[i];
+}
+
+void aes_ctr_xor(const aes_impl *impl, const aes_key *k, uint8_t *out,
+                 const uint8_t *in, size_t len, const uint8_t iv[16])
+{
+    uint8_t ctr[16], ks[16];
+    size_t full = len / 16, tail = len % 16;
+    memcpy(ctr, iv, 16);
+    impl->ctr(k, ctr, out, in, full);
+    if (tail) {
+        impl->encrypt(k, ks, ctr, 1);
+        xor_bytes(out + 16 * full, in + 16 * full, ks, tail);
+    }
+}
+
+/* CS2 (SP 800-38A addendum): with a partial last block P* of d bytes, the
+ * last full block's ciphertext C_n is cut to d bytes and sent last, after
+ * C_n+1 = E(C_n ^ (P* || 0)). Everything read from the tail is copied first,
+ * so out may equal in. */
+void aes_cbc_cs2_encrypt(const aes_impl *impl, const aes_key *k, uint8_t *out,
+                         const uint8_t *in, size_t len, const uint8_t iv[16])
+{
+    uint8_t chain[16], cn[16], last[16] = { 0 };
+    size_t full = len / 16, d = len % 16;
+    memcpy(chain, iv, 16);
+    if (d == 0) {
+        impl->cbc_encrypt(k, chain, out, in, full);
+        return;
+    }
+    memcpy(last, in + 16 * full, d);
+    impl->cbc_encrypt(k, chain, out, in, full);
+    memcpy(cn, out + 16 * (full - 1), 16);
+    impl->cbc_encrypt(k, chain, out + 16 * (full - 1), last, 1);
+    memcpy(out + 16 * full, cn, d);
+}
+
+/* D(C_n+1) = C_n ^ (P* || 0) gives P* and the rest of C_n; then P_n =
+ * D(C_n) ^ C_n-1 as in plain CBC. */
+void aes_cbc_cs2_decrypt(const aes_impl *impl, const aes_key *k, uint8_t *out,
+                         const uint8_t *in, size_t len, const uint8_t iv[16])
+{
+    uint8_t chain[16], cnext[16], cn[16], z[16];
+    size_t full = len / 16, d = len % 16;
+    memcpy(chain, iv, 16);
+    if (d == 0) {
+        impl->cbc_decrypt(k, chain, out, in, full);
+        return;
+    }
+    memcpy(cnext, in + 16 * (full - 1), 16);
+    memcpy(cn, in + 16 * full, d);
+    impl->cbc_decrypt(k, chain, out, in, full - 1);
+    impl->decrypt(k, z, cnext, 1);
+    memcpy(cn + d, z + d, 16 - d);
+    xor_bytes(out + 16 * full, z, cn, d);
+    impl->cbc_decrypt(k, chain, out + 16 * (full - 1), cn, 1);
+}
+
+int aes_xts_setup(const aes_impl *impl, aes_xts_key *xk, const uint8_t *key,
+                  size_t key_len)
+{
+    if (key_len % 2 || aes_setup(impl, &xk->data, key, key_len / 2) ||
+        aes_setup(impl, &xk->tweak, key + key_len / 2, key_len / 2))
+        return -1;
+    return 0;
+}
+
+void aes_xts_sector_tweak(uint8_t tweak[16], uint64_t sector)
+{
+    memset(tweak, 0, 16);
+    for (int i = 0; i < 8; i++)
+        tweak[i] = (uint8_t)(sector >> (8 * i));
+}
+
+/* IEEE 1619 5.3.2 ciphertext stealing: the last full block is encrypted
+ * with its own tweak T_m-1; its first d bytes become the partial last
+ * ciphertext, and the partial plaintext padded with the rest of it is
+ * encrypted with T_m in its place. */
+void aes_xts_encrypt(const aes_impl *impl, const aes_xts_key *xk, uint8_t *out,
+                     const uint8_t *in, size_t len, const uint8_t tweak[16])
+{
+    uint8_t t[16], cc[16], pp[16];
+    size_t full = len / 16, d = len % 16;
+    impl->encrypt(&xk->tweak, t, tweak, 1);
+    if (d == 0) {
+        impl->xts_encrypt(&xk->data, t, out, in, full);
+        return;
+    }
+    memcpy(pp, in + 16 * full, d);
+    impl->xts_encrypt(&xk->data, t, out, in, full);
+    memcpy(cc, out + 16 * (full - 1), 16);
+    memcpy(pp + d, cc + d, 16 - d);
+    impl->xts_encrypt(&xk->data, t, out + 16 * (full - 1), pp, 1);
+    memcpy(out + 16 * full, cc, d);
+}
+
+/* The reverse of the above: the stolen block is decrypted with T_m first,
+ * then the last full block with T_m-1. */
+void aes_xts_decrypt(const aes_impl *impl, const aes_xts_key *xk, uint8_t *out,
+                     const uint8_t *in, size_t len, const uint8_t tweak[16])
+{
+    uint8_t t[16], tm[16], cc[16], pp[16];
+    size_t full = len / 16, d = len % 16;
+    impl->encrypt(&xk->tweak, t, tweak, 1);
+    if (d == 0) {
+        impl->xts_decrypt(&xk->data, t, out, in, full);
+        return;
+    }
+    memcpy(cc, in + 16 * full, d);
+    memcpy(pp, in + 16 * (full - 1), 16);
+    impl->xts_decrypt(&xk->data, t, out, in, full - 1);
+    memcpy(tm, t, 16);
+    aes_xts_mulx(tm);
+    impl->xts_decrypt(&xk->data, tm, pp, pp, 1);
+    memcpy(cc + d, pp + d, 16 - d);
+    impl->xts_decrypt(&xk->data, t, out + 16 * (full - 1), cc, 1);
+    memcpy(out + 16 * full, pp, d);
+}
+
+int aes_gcm_setup(const aes_impl *impl, aes_gcm_key *gk, const uint8_t *key,
+                  size_t key_len)
+{
+    static const uint8_t zero[16];
+    uint8_t h[16];
+    if (aes_setup(impl, &gk->aes, key, key_len))
+        return -1;
+    impl->encrypt(&gk->aes, h, zero, 1);
+    impl->ghash_init(&gk->ghash, h);
+    return 0;
+}
+
+static void store64_be(uint8_t *p, uint64_t v)
+{
+    for (int i = 7; i >= 0; i--, v >>= 8)
+        p[i] = (uint8_t)v;
+}
+
+/* GHASH over len bytes, the last block padded with zeros. */
+static void ghash_padded(const aes_impl *impl, const ghash_key *g,
+                         uint8_t y[16], const uint8_t *p, size_t len)
+{
+    uint8_t last[16] = { 0 };
+    impl->ghash(g, y, p, len / 16);
+    if (len % 16) {
+        memcpy(last, p + len / 16 * 16, len % 16);
+        impl->ghash(g, y, last, 1);
+    }
+}
+
+static void ghash_lengths(const aes_impl *impl, const ghash_key *g,
+                          uint8_t y[16], uint64_t a_bytes, uint64_t c_bytes)
+{
+    uint8_t block[16];
+    store64_be(block, a_bytes * 8);
+    store64_be(block + 8, c_bytes * 8);
+    impl->ghash(g, y, block, 1);
+}
+
+/* J0 (SP 800-38D 7.1): IV || 0^31 || 1 for a 96-bit IV, else GHASH of the
+ * IV and its length. */
+static void gcm_j0(const aes_impl *impl, const aes_gcm_key *gk, uint8_t j0[16],
+                   const uint8_t *iv, size_t iv_len)
+{
+    memset(j0, 0, 16);
+    if (iv_len == AES_GCM_IV_BYTES) {
+        memcpy(j0, iv, iv_len);
+        j0[15] = 1;
+        return;
+    }
+    ghash_padded(impl, &gk->ghash, j0, iv, iv_len);
+    ghash_lengths(impl, &gk->ghash, j0, 0, iv_len);
+}
+
+static void inc32(uint8_t ctr[16])
+{
+    for (int i = 15; i >= 12 && ++ctr[i] == 0; i--)
+        ;
+}
+
+/* CTR from inc32(J0) over len bytes and GHASH of the ciphertext into y; a
+ * partial last block is done here with one keystream block. */
+static void gcm_crypt(const aes_impl *impl, const aes_gcm_key *gk,
+                      uint8_t y[16], uint8_t *out, const uint8_t *in,
+                      size_t len, const uint8_t j0[16], int decrypt)
+{
+    uint8_t ctr[16], ks[16], last[16] = { 0 };
+    size_t full = len / 16, d = len % 16;
+    memcpy(ctr, j0, 16);
+    inc32(ctr);
+    (decrypt ? impl->gcm_decrypt : impl->gcm_encrypt)(&gk->aes, &gk->ghash,
+                                                      ctr, y, out, in, full);
+    if (d) {
+        if (decrypt)
+            memcpy(last, in + 16 * full, d);
+        impl->encrypt(&gk->aes, ks, ctr, 1);
+        xor_bytes(out + 16 * full, in + 16 * full, ks, d);
+        if (!decrypt)
+            memcpy(last, out + 16 * full, d);
+        impl->ghash(&gk->ghash, y, last, 1);
+    }
+}
+
+/* The tag before it is compared or written: E(J0) ^ GHASH(A, C). */
+static void gcm_tag(const aes_impl *impl, const aes_gcm_key *gk,
+                    uint8_t tag[16], uint8_t y[16], const uint8_t j0[16],
+                    size_t aad_len, size_t len)
+{
+    uint8_t mask[16];
+    ghash_lengths(impl, &gk->ghash, y, aad_len, len);
+    impl->encrypt(&gk->aes, mask, j0, 1);
+    xor_bytes(tag, y, mask, 16);
+}
+
+void aes_gcm_encrypt(const aes_impl *impl, const aes_gcm_key *gk,
+                     uint8_t *out, uint8_t tag[16], const uint8_t *in,
+                     size_t len, const uint8_t *iv, size_t iv_len,
+                     const uint8_t *aad, size_t aad_len)
+{
+    uint8_t j0[16], y[16] = { 0 };
+    gcm_j0(impl, gk, j0, iv, iv_len);
+    ghash_padded(impl, &gk->ghash, y, aad, aad_len);
+    gcm_crypt(impl, gk, y, out, in, len, j0, 0);
+    gcm_tag(impl, gk, tag, y, j0, aad_len, len);
+}
+
+int aes_gcm_decrypt(const aes_impl *impl, const aes_gcm_key *gk, uint8_t *out,
+                    const uint8_t *in, size_t len, const uint8_t tag[16],
+                    const uint8_t *iv, size_t iv_len, const uint8_t *aad,
+                    size_t aad_len)
+{
+    uint8_t j0[16], y[16] = { 0 }, want[16], given[16], diff = 0;
+    memcpy(given, tag, 16); /* in place, out may run up to the tag */
+    gcm_j0(impl, gk, j0, iv, iv_len);
+    ghash_padded(impl, &gk->ghash, y, aad, aad_len);
+    gcm_crypt(impl, gk, y, out, in, len, j0, 1);
+    gcm_tag(impl, gk, want, y, j0, aad_len, len);
+    for (int i = 0; i < 16; i++)
+        diff |= want[i] ^ given[i];
+    if (diff) {
+        memset(out, 0, len);
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,166 @@
+/* AES (128/192/256-bit keys) per ISA, and the modes built on it: CTR
+ * (SP 800-38A), CBC with ciphertext stealing CS2 (SP 800-38A addendum), XTS
+ * (IEEE 1619) and GCM (SP 800-38D).
+ *
+ * Every ISA file provides the same operations on whole 16-byte blocks. What
+ * is the same for every ISA (ciphertext stealing, GCM's J0, AAD, lengths
+ * block and tag) lives once in aes.c and calls them, so an ISA file holds
+ * only the loops worth timing. AES-192 is here for the Wycheproof vectors;
+ * the registry kernels are AES-128 and AES-256.
+ *
+ * The generic variant is table-driven ("software AES"): its lookups are
+ * indexed by key and data bytes, so it is NOT constant-time and leaks the key
+ * through the cache to anyone sharing the machine. Its GHASH is
+ * constant-time. The x86 variants are constant-time throughout, key
+ * expansion included. */
+#ifndef CYCLEBENCH_AES_H
+#define CYCLEBENCH_AES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../cpu.h"
+
+#define AES_BLOCK_BYTES 16
+#define AES_MAX_ROUNDS 14
+#define AES_GCM_TAG_BYTES 16
+#define AES_GCM_IV_BYTES 12
+/* Powers of H the x86 GHASH keeps: one per block of its widest batch. */
+#define GHASH_POWERS 32
+
+typedef struct aes_key {
+    _Alignas(64) uint8_t enc[AES_MAX_ROUNDS + 1][16];
+    /* The equivalent inverse cipher's schedule (FIPS-197 5.3.5): enc in
+     * reverse order, InvMixColumns applied to all but the outer two, which
+     * is what AESDEC expects and what the generic decryption tables use. */
+    _Alignas(64) uint8_t dec[AES_MAX_ROUNDS + 1][16];
+    unsigned rounds;
+} aes_key;
+
+/* GHASH key in the form of the ISA that set it up (ghash_init): generic
+ * keeps H in htab[0]; x86 keeps byte-reflected powers of H times x^-1,
+ * descending, htab[i] = H^(GHASH_POWERS - i), so that the powers for the
+ * last n blocks of a batch are htab[GHASH_POWERS - n ...] in block order. */
+typedef struct ghash_key {
+    _Alignas(64) uint8_t htab[GHASH_POWERS][16];
+    /* x86: each power's two halves xored, in both halves (Karatsuba). */
+    _Alignas(64) uint8_t hkara[GHASH_POWERS][16];
+} ghash_key;
+
+/* Round keys for a 16, 24 or 32-byte key (the caller checks the length). */
+typedef void aes_expand_fn(aes_key *k, const uint8_t *key, size_t key_len);
+/* ECB over nblocks whole blocks; out may equal in. */
+typedef void aes_blocks_fn(const aes_key *k, uint8_t *out, const uint8_t *in,
+                           size_t nblocks);
+/* A chained mode over nblocks whole blocks; state is updated so that a
+ * later call continues the message: CTR's counter block (a 128-bit
+ * big-endian integer), CBC's chaining value, XTS's current (already
+ * encrypted) tweak. out may equal in; nblocks may be 0. */
+typedef void aes_chain_fn(const aes_key *k, uint8_t state[16], uint8_t *out,
+                          const uint8_t *in, size_t nblocks);
+typedef void ghash_init_fn(ghash_key *g, const uint8_t h[16]);
+/* y = (y ^ block) * H for each of nblocks blocks. */
+typedef void ghash_update_fn(const ghash_key *g, uint8_t y[16],
+                             const uint8_t *in, size_t nblocks);
+/* GCM's CTR (32-bit big-endian increment of ctr's last word) and GHASH of
+ * the ciphertext over nblocks whole blocks. out may equal in. */
+typedef void aes_gcm_fn(const aes_key *k, const ghash_key *g, uint8_t ctr[16],
+                        uint8_t y[16], uint8_t *out, const uint8_t *in,
+                        size_t nblocks);
+
+typedef struct aes_impl {
+    isa_variant v;
+    aes_expand_fn *expand;
+    aes_blocks_fn *encrypt, *decrypt;
+    aes_chain_fn *ctr, *cbc_encrypt, *cbc_decrypt, *xts_encrypt, *xts_decrypt;
+    ghash_init_fn *ghash_init;
+    ghash_update_fn *ghash;
+    aes_gcm_fn *gcm_encrypt, *gcm_decrypt;
+} aes_impl;
+
+/* Best first, generic last, ended by a row with v.isa == NULL. */
+extern const aes_impl aes_impls[];
+
+#define AES_DECLARE_ISA(isa)                                                  \
+    aes_expand_fn aes_expand_##isa;                                           \
+    aes_blocks_fn aes_encrypt_##isa, aes_decrypt_##isa;                       \
+    aes_chain_fn aes_ctr_##isa, aes_cbc_encrypt_##isa, aes_cbc_decrypt_##isa, \
+        aes_xts_encrypt_##isa, aes_xts_decrypt_##isa;                         \
+    ghash_init_fn ghash_init_##isa;                                           \
+    ghash_update_fn ghash_update_##isa;                                       \
+    aes_gcm_fn aes_gcm_encrypt_##isa, aes_gcm_decrypt_##isa
+
+AES_DECLARE_ISA(generic);
+AES_DECLARE_ISA(aesni);
+AES_DECLARE_ISA(vaes_avx2);
+AES_DECLARE_ISA(vaes_avx512);
+
+/* FIPS-197 key expansion into k->enc and k->rounds, shared by every ISA,
+ * each bringing its own SubWord (on a column, row 0 in the low byte) and
+ * deriving k->dec its own way. */
+typedef uint32_t aes_sub_word_fn(uint32_t w);
+void aes_expand_enc(aes_key *k, const uint8_t *key, size_t key_len,
+                    aes_sub_word_fn *sub_word);
+
+/* XTS's tweak times x in GF(2^128), little-endian (IEEE 1619 5.2). */
+static inline __attribute__((always_inline)) void aes_xts_mulx(uint8_t t[16])
+{
+    uint8_t carry = t[15] >> 7;
+    for (int i = 15; i > 0; i--)
+        t[i] = (uint8_t)(t[i] << 1 | t[i - 1] >> 7);
+    t[0] = (uint8_t)(t[0] << 1) ^ (uint8_t)(0x87 & -carry);
+}
+
+/* Modes over any length. Arguments are checked by callers (the registry
+ * kernels, the tests); these return -1 only for a key of the wrong size. */
+int aes_setup(const aes_impl *impl, aes_key *k, const uint8_t *key,
+              size_t key_len);
+
+void aes_ctr_xor(const aes_impl *impl, const aes_key *k, uint8_t *out,
+                 const uint8_t *in, size_t len, const uint8_t iv[16]);
+
+/* len >= 16: a multiple of 16 is plain CBC, anything else CBC-CS2. */
+void aes_cbc_cs2_encrypt(const aes_impl *impl, const aes_key *k, uint8_t *out,
+                         const uint8_t *in, size_t len, const uint8_t iv[16]);
+void aes_cbc_cs2_decrypt(const aes_impl *impl, const aes_key *k, uint8_t *out,
+                         const uint8_t *in, size_t len, const uint8_t iv[16]);
+
+typedef struct aes_xts_key {
+    aes_key data, tweak;
+} aes_xts_key;
+
+/* key is the data key then the tweak key: 32, 48 or 64 bytes. */
+int aes_xts_setup(const aes_impl *impl, aes_xts_key *xk, const uint8_t *key,
+                  size_t key_len);
+/* len >= 16; a partial last block is handled by ciphertext stealing. */
+void aes_xts_encrypt(const aes_impl *impl, const aes_xts_key *xk,
+                     uint8_t *out, const uint8_t *in, size_t len,
+                     const uint8_t tweak[16]);
+void aes_xts_decrypt(const aes_impl *impl, const aes_xts_key *xk,
+                     uint8_t *out, const uint8_t *in, size_t len,
+                     const uint8_t tweak[16]);
+/* The tweak of data unit (sector) n: n little-endian in 16 bytes. */
+void aes_xts_sector_tweak(uint8_t tweak[16], uint64_t sector);
+
+typedef struct aes_gcm_key {
+    aes_key aes;
+    ghash_key ghash;
+} aes_gcm_key;
+
+int aes_gcm_setup(const aes_impl *impl, aes_gcm_key *gk, const uint8_t *key,
+                  size_t key_len);
+/* Any IV length of at least one byte (12 is the fast and usual one);
+ * len <= AES_GCM_MAX_BYTES. out receives len bytes, tag 16. */
+#define AES_GCM_MAX_BYTES ((((uint64_t)1) << 36) - 32)
+void aes_gcm_encrypt(const aes_impl *impl, const aes_gcm_key *gk,
+                     uint8_t *out, uint8_t tag[16], const uint8_t *in,
+                     size_t len, const uint8_t *iv, size_t iv_len,
+                     const uint8_t *aad, size_t aad_len);
+/* Returns 0, or -1 when the tag does not verify; then out is zeroed, so no
+ * unauthenticated plaintext is released. */
+int aes_gcm_decrypt(const aes_impl *impl, const aes_gcm_key *gk, uint8_t *out,
+                    const uint8_t *in, size_t len, const uint8_t tag[16],
+                    const uint8_t *iv, size_t iv_len, const uint8_t *aad,
+                    size_t aad_len);
+
+#endif

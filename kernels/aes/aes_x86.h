@@ -1,0 +1,812 @@
+/* The x86 AES and GHASH kernels, written once for a vector of LANES
+ * 128-bit blocks and compiled by aes_aesni.c (xmm, 1 block per register),
+ * aes_vaes_avx2.c (ymm, 2) and aes_vaes_avx512.c (zmm, 4), each with its
+ * own ISA flags. One source is what makes the AVX-512 variant trustworthy
+ * on machines that cannot run it: it differs from the tested variants only
+ * in the few V_* primitives its file defines, and tests/test_aes.c also
+ * compiles it for four blocks on four xmm registers, so the 4-lane logic
+ * runs wherever AES-NI does.
+ *
+ * The including file first defines AESX_ISA (the symbol suffix), LANES,
+ * the type `vec` and these primitives (per 128-bit lane unless said):
+ *   V_LOADU(p) V_STOREU(p, v) V_ZERO() V_XOR(a, b) V_XOR3(a, b, c)
+ *   V_AESENC V_AESENCLAST V_AESDEC V_AESDECLAST V_CLMUL(a, b, imm)
+ *   V_SHUF8(v, m) V_ADD32 V_ADD64 V_SLLI64(v, n) V_SRLI64(v, n)
+ *   V_BSLLI8(v)          shift each lane left by 8 bytes
+ *   V_SWAP64(v)          swap the quadwords of each lane
+ *   V_BCAST(b)           the block b in every lane
+ *   V_ZEXT(b)            b in lane 0, zero elsewhere
+ *   V_LANE0(v) V_LAST_LANE(v)   one lane as a block
+ *   V_SHIFT_IN(b, v)     lanes b, v[0], ..., v[LANES-2]
+ *   V_FOLD(v)            xor of all lanes, as a block
+ *   V_LANE_QWORDS(k)     lane i holds k + i in its low quadword, 0 above
+ *   V_SET4(b0, b1, b2, b3)  lanes b0, b1, ... (as many as LANES)
+ *
+ * Everything here is always_inline or exported as <name>_<AESX_ISA>, so a
+ * profile names the variant. Work is done in batches of AESX_NVEC vectors
+ * (8 blocks for aesni, 16 for vaes-avx2, 32 for vaes-avx512) so that enough
+ * independent AES rounds are in flight to cover the instruction latency;
+ * a message's last blocks go through batches of 4, 2 and 1 vectors, and
+ * fewer blocks than one vector through a vector-sized buffer on the stack.
+ * Nothing hands work to another ISA's code. */
+#include <immintrin.h>
+#include <string.h>
+
+#include "aes.h"
+
+#define AESX_PASTE2(a, b) a##_##b
+#define AESX_PASTE(a, b) AESX_PASTE2(a, b)
+#define AESX_FN(name) AESX_PASTE(name, AESX_ISA)
+#define AESX_INLINE static inline __attribute__((always_inline))
+#define AESX_UNROLL _Pragma("GCC unroll 8")
+#define AESX_UNROLL_ROUNDS _Pragma("GCC unroll 14")
+#define AESX_NVEC 8
+#define AESX_VEC_BYTES (16 * LANES)
+#define AESX_BATCH (AESX_NVEC * LANES)
+
+typedef __m128i blk;
+
+/* Calls CALL(nr) with the key's round count as a constant: each exported
+ * function is compiled once per key size, so that the round loops unroll
+ * fully and every state vector keeps its register. */
+#define AESX_BY_ROUNDS(k, CALL)                                               \
+    do {                                                                      \
+        switch ((k)->rounds) {                                                \
+        case 10: CALL(10); break;                                             \
+        case 12: CALL(12); break;                                             \
+        default: CALL(14); break;                                             \
+        }                                                                     \
+    } while (0)
+
+/* Runs STEP(n) on batches of n vectors: whole batches of AESX_NVEC, then at
+ * most one each of 4, 2 and 1; leaves nblocks < LANES. STEP advances the
+ * pointers. */
+#define AESX_BATCHES(nblocks, STEP)                                           \
+    do {                                                                      \
+        for (; (nblocks) >= AESX_BATCH; (nblocks) -= AESX_BATCH)              \
+            STEP(AESX_NVEC);                                                  \
+        if ((nblocks) >= 4 * LANES) {                                         \
+            STEP(4);                                                          \
+            (nblocks) -= 4 * LANES;                                           \
+        }                                                                     \
+        if ((nblocks) >= 2 * LANES) {                                         \
+            STEP(2);                                                          \
+            (nblocks) -= 2 * LANES;                                           \
+        }                                                                     \
+        if ((nblocks) >= LANES) {                                             \
+            STEP(1);                                                          \
+            (nblocks) -= LANES;                                               \
+        }                                                                     \
+    } while (0)
+
+AESX_INLINE blk blk_load(const void *p)
+{
+    return _mm_loadu_si128((const __m128i *)p);
+}
+
+AESX_INLINE void blk_store(void *p, blk b)
+{
+    _mm_storeu_si128((__m128i *)p, b);
+}
+
+/* Reverses the 16 bytes: GCM's big-endian counter and its bit-reflected
+ * field elements become little-endian integers. */
+AESX_INLINE blk blk_bswap_mask(void)
+{
+    return _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+}
+
+AESX_INLINE vec vec_bswap_mask(void)
+{
+    return V_BCAST(blk_bswap_mask());
+}
+
+AESX_INLINE uint64_t load64_be(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return __builtin_bswap64(v);
+}
+
+AESX_INLINE void store64_be(uint8_t *p, uint64_t v)
+{
+    v = __builtin_bswap64(v);
+    memcpy(p, &v, 8);
+}
+
+AESX_INLINE vec round_key(const uint8_t rk[16])
+{
+    return V_BCAST(blk_load(rk));
+}
+
+/* SubWord without a table lookup: on a word broadcast to every column,
+ * ShiftRows moves nothing, so AESENCLAST with a zero key is SubBytes. */
+static uint32_t AESX_FN(sub_word)(uint32_t w)
+{
+    return (uint32_t)_mm_cvtsi128_si32(
+        _mm_aesenclast_si128(_mm_set1_epi32((int)w), _mm_setzero_si128()));
+}
+
+void AESX_FN(aes_expand)(aes_key *k, const uint8_t *key, size_t key_len)
+{
+    aes_expand_enc(k, key, key_len, AESX_FN(sub_word));
+    unsigned nr = k->rounds;
+    blk_store(k->dec[0], blk_load(k->enc[nr]));
+    for (unsigned r = 1; r < nr; r++)
+        blk_store(k->dec[r], _mm_aesimc_si128(blk_load(k->enc[nr - r])));
+    blk_store(k->dec[nr], blk_load(k->enc[0]));
+}
+
+/* The block cipher on n vectors, every round across all of them. */
+AESX_INLINE void encrypt_vecs(const aes_key *k, vec *s, int n, int nr)
+{
+    vec rk = round_key(k->enc[0]);
+    AESX_UNROLL
+    for (int j = 0; j < n; j++)
+        s[j] = V_XOR(s[j], rk);
+    AESX_UNROLL_ROUNDS
+    for (int r = 1; r < nr; r++) {
+        rk = round_key(k->enc[r]);
+        AESX_UNROLL
+        for (int j = 0; j < n; j++)
+            s[j] = V_AESENC(s[j], rk);
+    }
+    rk = round_key(k->enc[nr]);
+    AESX_UNROLL
+    for (int j = 0; j < n; j++)
+        s[j] = V_AESENCLAST(s[j], rk);
+}
+
+AESX_INLINE void decrypt_vecs(const aes_key *k, vec *s, int n, int nr)
+{
+    vec rk = round_key(k->dec[0]);
+    AESX_UNROLL
+    for (int j = 0; j < n; j++)
+        s[j] = V_XOR(s[j], rk);
+    AESX_UNROLL_ROUNDS
+    for (int r = 1; r < nr; r++) {
+        rk = round_key(k->dec[r]);
+        AESX_UNROLL
+        for (int j = 0; j < n; j++)
+            s[j] = V_AESDEC(s[j], rk);
+    }
+    rk = round_key(k->dec[nr]);
+    AESX_UNROLL
+    for (int j = 0; j < n; j++)
+        s[j] = V_AESDECLAST(s[j], rk);
+}
+
+AESX_INLINE void load_vecs(vec *s, const uint8_t *in, int n)
+{
+    AESX_UNROLL
+    for (int j = 0; j < n; j++)
+        s[j] = V_LOADU(in + AESX_VEC_BYTES * j);
+}
+
+/* out = s ^ in, vector by vector. */
+AESX_INLINE void store_xor_vecs(uint8_t *out, const vec *s, const uint8_t *in,
+                                int n)
+{
+    AESX_UNROLL
+    for (int j = 0; j < n; j++)
+        V_STOREU(out + AESX_VEC_BYTES * j,
+                 V_XOR(s[j], V_LOADU(in + AESX_VEC_BYTES * j)));
+}
+
+/* ECB */
+
+AESX_INLINE void ecb_vecs(const aes_key *k, uint8_t *out, const uint8_t *in,
+                          int n, int nr, int decrypt)
+{
+    vec s[AESX_NVEC];
+    load_vecs(s, in, n);
+    if (decrypt)
+        decrypt_vecs(k, s, n, nr);
+    else
+        encrypt_vecs(k, s, n, nr);
+    AESX_UNROLL
+    for (int j = 0; j < n; j++)
+        V_STOREU(out + AESX_VEC_BYTES * j, s[j]);
+}
+
+AESX_INLINE void ecb_blocks(const aes_key *k, uint8_t *out, const uint8_t *in,
+                            size_t nblocks, int nr, int decrypt)
+{
+#define ECB_STEP(n)                                                           \
+    (ecb_vecs(k, out, in, n, nr, decrypt), in += AESX_VEC_BYTES * (n),        \
+     out += AESX_VEC_BYTES * (n))
+    AESX_BATCHES(nblocks, ECB_STEP);
+#undef ECB_STEP
+    if (LANES > 1 && nblocks) {
+        uint8_t buf[AESX_VEC_BYTES] = { 0 };
+        memcpy(buf, in, 16 * nblocks);
+        ecb_vecs(k, buf, buf, 1, nr, decrypt);
+        memcpy(out, buf, 16 * nblocks);
+    }
+}
+
+void AESX_FN(aes_encrypt)(const aes_key *k, uint8_t *out, const uint8_t *in,
+                          size_t nblocks)
+{
+#define ECB_ENC(nr) ecb_blocks(k, out, in, nblocks, nr, 0)
+    AESX_BY_ROUNDS(k, ECB_ENC);
+#undef ECB_ENC
+}
+
+void AESX_FN(aes_decrypt)(const aes_key *k, uint8_t *out, const uint8_t *in,
+                          size_t nblocks)
+{
+#define ECB_DEC(nr) ecb_blocks(k, out, in, nblocks, nr, 1)
+    AESX_BY_ROUNDS(k, ECB_DEC);
+#undef ECB_DEC
+}
+
+/* CTR: a 128-bit big-endian counter, kept as two native halves. */
+
+AESX_INLINE void ctr_vecs(const aes_key *k, uint64_t ctr[2], uint8_t *out,
+                          const uint8_t *in, int n, int nr)
+{
+    vec s[AESX_NVEC];
+    uint64_t blocks = (uint64_t)n * LANES;
+    if (ctr[1] <= UINT64_MAX - (blocks - 1)) {
+        /* Byte-reversed, the counter block is a little-endian integer whose
+         * low quadword takes the block index without a carry. */
+        vec base = V_BCAST(_mm_set_epi64x((long long)ctr[0], (long long)ctr[1]));
+        vec swap = vec_bswap_mask();
+        AESX_UNROLL
+        for (int j = 0; j < n; j++)
+            s[j] = V_SHUF8(V_ADD64(base, V_LANE_QWORDS(j * LANES)), swap);
+    } else {
+        /* The low half carries inside this batch: once in 2^64 blocks. */
+        uint8_t c[AESX_BATCH][16];
+        uint64_t hi = ctr[0], lo = ctr[1];
+        for (uint64_t i = 0; i < blocks; i++) {
+            store64_be(c[i], hi);
+            store64_be(c[i] + 8, lo);
+            hi += ++lo == 0;
+        }
+        load_vecs(s, c[0], n);
+    }
+    ctr[1] += blocks;
+    ctr[0] += ctr[1] < blocks;
+    encrypt_vecs(k, s, n, nr);
+    store_xor_vecs(out, s, in, n);
+}
+
+AESX_INLINE void ctr_blocks(const aes_key *k, uint8_t ctr[16], uint8_t *out,
+                            const uint8_t *in, size_t nblocks, int nr)
+{
+    uint64_t c[2] = { load64_be(ctr), load64_be(ctr + 8) };
+#define CTR_STEP(n)                                                           \
+    (ctr_vecs(k, c, out, in, n, nr), in += AESX_VEC_BYTES * (n),              \
+     out += AESX_VEC_BYTES * (n))
+    AESX_BATCHES(nblocks, CTR_STEP);
+#undef CTR_STEP
+    if (LANES > 1 && nblocks) {
+        uint8_t buf[AESX_VEC_BYTES] = { 0 };
+        uint64_t lo = c[1];
+        memcpy(buf, in, 16 * nblocks);
+        ctr_vecs(k, c, buf, buf, 1, nr);
+        memcpy(out, buf, 16 * nblocks);
+        c[0] -= c[1] < lo; /* undo the carry of a whole vector ... */
+        c[1] = lo + nblocks; /* ... and count the blocks used */
+        c[0] += c[1] < lo;
+    }
+    store64_be(ctr, c[0]);
+    store64_be(ctr + 8, c[1]);
+}
+
+void AESX_FN(aes_ctr)(const aes_key *k, uint8_t ctr[16], uint8_t *out,
+                      const uint8_t *in, size_t nblocks)
+{
+#define CTR_CALL(nr) ctr_blocks(k, ctr, out, in, nblocks, nr)
+    AESX_BY_ROUNDS(k, CTR_CALL);
+#undef CTR_CALL
+}
+
+/* CBC. Encryption is one chain: the plaintext and the first round key are
+ * combined off the chain, so each block costs one xor and the rounds. */
+
+AESX_INLINE void cbc_encrypt_blocks(const aes_key *k, uint8_t iv[16],
+                                    uint8_t *out, const uint8_t *in,
+                                    size_t nblocks, int nr)
+{
+    blk c = blk_load(iv), rk[AES_MAX_ROUNDS + 1];
+    AESX_UNROLL_ROUNDS
+    for (int r = 0; r <= nr; r++)
+        rk[r] = blk_load(k->enc[r]);
+    for (size_t i = 0; i < nblocks; i++) {
+        c = _mm_xor_si128(c, _mm_xor_si128(blk_load(in + 16 * i), rk[0]));
+        AESX_UNROLL_ROUNDS
+        for (int r = 1; r < nr; r++)
+            c = _mm_aesenc_si128(c, rk[r]);
+        c = _mm_aesenclast_si128(c, rk[nr]);
+        blk_store(out + 16 * i, c);
+    }
+    blk_store(iv, c);
+}
+
+void AESX_FN(aes_cbc_encrypt)(const aes_key *k, uint8_t iv[16], uint8_t *out,
+                              const uint8_t *in, size_t nblocks)
+{
+#define CBC_ENC(nr) cbc_encrypt_blocks(k, iv, out, in, nblocks, nr)
+    AESX_BY_ROUNDS(k, CBC_ENC);
+#undef CBC_ENC
+}
+
+AESX_INLINE void cbc_dec_vecs(const aes_key *k, blk *iv, uint8_t *out,
+                              const uint8_t *in, int n, int nr)
+{
+    vec s[AESX_NVEC];
+    load_vecs(s, in, n);
+    vec first_chain = V_SHIFT_IN(*iv, s[0]);
+    *iv = V_LAST_LANE(s[n - 1]);
+    decrypt_vecs(k, s, n, nr);
+    /* Last vector first: in place, the blocks just before vector j are then
+     * still ciphertext when it is finished. */
+    AESX_UNROLL
+    for (int j = n - 1; j > 0; j--)
+        V_STOREU(out + AESX_VEC_BYTES * j,
+                 V_XOR(s[j], V_LOADU(in + AESX_VEC_BYTES * j - 16)));
+    V_STOREU(out, V_XOR(s[0], first_chain));
+}
+
+AESX_INLINE void cbc_decrypt_blocks(const aes_key *k, uint8_t iv[16],
+                                    uint8_t *out, const uint8_t *in,
+                                    size_t nblocks, int nr)
+{
+    blk chain = blk_load(iv);
+#define CBC_STEP(n)                                                           \
+    (cbc_dec_vecs(k, &chain, out, in, n, nr), in += AESX_VEC_BYTES * (n),     \
+     out += AESX_VEC_BYTES * (n))
+    AESX_BATCHES(nblocks, CBC_STEP);
+#undef CBC_STEP
+    if (LANES > 1 && nblocks) {
+        uint8_t buf[AESX_VEC_BYTES] = { 0 };
+        blk last = blk_load(in + 16 * (nblocks - 1));
+        memcpy(buf, in, 16 * nblocks);
+        cbc_dec_vecs(k, &chain, buf, buf, 1, nr);
+        memcpy(out, buf, 16 * nblocks);
+        chain = last;
+    }
+    blk_store(iv, chain);
+}
+
+void AESX_FN(aes_cbc_decrypt)(const aes_key *k, uint8_t iv[16], uint8_t *out,
+                              const uint8_t *in, size_t nblocks)
+{
+#define CBC_DEC(nr) cbc_decrypt_blocks(k, iv, out, in, nblocks, nr)
+    AESX_BY_ROUNDS(k, CBC_DEC);
+#undef CBC_DEC
+}
+
+/* XTS. The tweak is a little-endian 128-bit integer, multiplied by x per
+ * block: a shift left by one, with x^128 = x^7 + x^2 + x + 1 (0x87) folded
+ * back in. Which unit does that depends on the width:
+ * - one block per vector (aesni): in general-purpose registers, where the
+ *   integer units are otherwise idle, written to a buffer one chunk ahead of
+ *   the vectors that load it, so the vector units only xor tweaks in and
+ *   out (with vector multiplies instead, aesni ran 25% slower);
+ * - several blocks per vector: in the vectors, each vector's tweaks from
+ *   the batch's first ones times x^n (n < 57: a shift by n, the n bits out
+ *   folded back by a carry-less multiply by 0x87), so no vector waits on
+ *   another; sixteen or more scalar tweaks per batch would crowd the
+ *   front end instead. */
+
+typedef struct xts_tweak {
+    uint64_t lo, hi;
+} xts_tweak;
+
+AESX_INLINE void xts_fill(xts_tweak *t, uint8_t (*buf)[16], size_t nblocks)
+{
+    uint64_t lo = t->lo, hi = t->hi;
+    for (size_t i = 0; i < nblocks; i++) {
+        uint64_t carry = (uint64_t)((int64_t)hi >> 63) & 0x87;
+        memcpy(buf[i], &lo, 8);
+        memcpy(buf[i] + 8, &hi, 8);
+        hi = hi << 1 | lo >> 63;
+        lo = lo << 1 ^ carry;
+    }
+    t->lo = lo;
+    t->hi = hi;
+}
+
+AESX_INLINE blk blk_mulx(blk t, int n)
+{
+    blk out = _mm_srli_epi64(t, 64 - n);
+    return _mm_xor_si128(
+        _mm_xor_si128(_mm_slli_epi64(t, n), _mm_slli_si128(out, 8)),
+        _mm_clmulepi64_si128(out, _mm_set_epi64x(0, 0x87), 0x01));
+}
+
+AESX_INLINE vec vec_mulx(vec t, int n)
+{
+    vec out = V_SRLI64(t, 64 - n);
+    return V_XOR3(V_SLLI64(t, n), V_BSLLI8(out),
+                  V_CLMUL(out, V_BCAST(_mm_set_epi64x(0, 0x87)), 0x01));
+}
+
+/* n vectors of blocks with their tweaks t[0..n-1]. */
+AESX_INLINE void xts_vecs(const aes_key *k, const vec *t, uint8_t *out,
+                          const uint8_t *in, int n, int nr, int decrypt)
+{
+    vec s[AESX_NVEC];
+    AESX_UNROLL
+    for (int j = 0; j < n; j++)
+        s[j] = V_XOR(V_LOADU(in + AESX_VEC_BYTES * j), t[j]);
+    if (decrypt)
+        decrypt_vecs(k, s, n, nr);
+    else
+        encrypt_vecs(k, s, n, nr);
+    AESX_UNROLL
+    for (int j = 0; j < n; j++)
+        V_STOREU(out + AESX_VEC_BYTES * j, V_XOR(s[j], t[j]));
+}
+
+/* Tweaks from the buffer (one block per vector). */
+AESX_INLINE void xts_vecs_buffered(const aes_key *k, const uint8_t (*tw)[16],
+                                   uint8_t *out, const uint8_t *in, int n,
+                                   int nr, int decrypt)
+{
+    vec t[AESX_NVEC];
+    AESX_UNROLL
+    for (int j = 0; j < n; j++)
+        t[j] = V_LOADU(tw[LANES * j]);
+    xts_vecs(k, t, out, in, n, nr, decrypt);
+}
+
+/* Tweaks computed from the vector of the batch's first ones, which is
+ * advanced past the batch. */
+AESX_INLINE void xts_vecs_computed(const aes_key *k, vec *first, uint8_t *out,
+                                   const uint8_t *in, int n, int nr,
+                                   int decrypt)
+{
+    vec t[AESX_NVEC];
+    t[0] = *first;
+    AESX_UNROLL
+    for (int j = 1; j < n; j++)
+        t[j] = vec_mulx(t[0], j * LANES);
+    *first = vec_mulx(t[0], n * LANES);
+    xts_vecs(k, t, out, in, n, nr, decrypt);
+}
+
+AESX_INLINE void xts_blocks_buffered(const aes_key *k, uint8_t tweak[16],
+                                     uint8_t *out, const uint8_t *in,
+                                     size_t nblocks, int nr, int decrypt)
+{
+    uint8_t buf[2][AESX_BATCH][16];
+    xts_tweak t;
+    int cur = 0;
+    size_t chunk = nblocks < AESX_BATCH ? nblocks : AESX_BATCH;
+    memcpy(&t.lo, tweak, 8);
+    memcpy(&t.hi, tweak + 8, 8);
+    xts_fill(&t, buf[cur], chunk);
+    while (chunk) {
+        size_t rest = nblocks - chunk,
+               next = rest < AESX_BATCH ? rest : AESX_BATCH, left = chunk;
+        const uint8_t (*tw)[16] = (const uint8_t (*)[16])buf[cur];
+        xts_fill(&t, buf[cur ^ 1], next);
+#define XTS_STEP(n)                                                           \
+    (xts_vecs_buffered(k, tw, out, in, n, nr, decrypt),                       \
+     in += AESX_VEC_BYTES * (n), out += AESX_VEC_BYTES * (n),                 \
+     tw += LANES * (n))
+        AESX_BATCHES(left, XTS_STEP);
+#undef XTS_STEP
+        nblocks = rest;
+        chunk = next;
+        cur ^= 1;
+    }
+    memcpy(tweak, &t.lo, 8);
+    memcpy(tweak + 8, &t.hi, 8);
+}
+
+AESX_INLINE void xts_blocks_computed(const aes_key *k, uint8_t tweak[16],
+                                     uint8_t *out, const uint8_t *in,
+                                     size_t nblocks, int nr, int decrypt)
+{
+    blk t = blk_load(tweak);
+    vec first = V_SET4(t, blk_mulx(t, 1), blk_mulx(t, 2), blk_mulx(t, 3));
+#define XTS_STEP(n)                                                           \
+    (xts_vecs_computed(k, &first, out, in, n, nr, decrypt),                   \
+     in += AESX_VEC_BYTES * (n), out += AESX_VEC_BYTES * (n))
+    AESX_BATCHES(nblocks, XTS_STEP);
+#undef XTS_STEP
+    t = V_LANE0(first);
+    if (nblocks) {
+        uint8_t buf[AESX_VEC_BYTES] = { 0 };
+        memcpy(buf, in, 16 * nblocks);
+        xts_vecs_computed(k, &first, buf, buf, 1, nr, decrypt);
+        memcpy(out, buf, 16 * nblocks);
+        for (size_t i = 0; i < nblocks; i++)
+            t = blk_mulx(t, 1);
+    }
+    blk_store(tweak, t);
+}
+
+AESX_INLINE void xts_blocks(const aes_key *k, uint8_t tweak[16], uint8_t *out,
+                            const uint8_t *in, size_t nblocks, int nr,
+                            int decrypt)
+{
+    if (LANES == 1)
+        xts_blocks_buffered(k, tweak, out, in, nblocks, nr, decrypt);
+    else
+        xts_blocks_computed(k, tweak, out, in, nblocks, nr, decrypt);
+}
+
+void AESX_FN(aes_xts_encrypt)(const aes_key *k, uint8_t tweak[16],
+                              uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+#define XTS_ENC(nr) xts_blocks(k, tweak, out, in, nblocks, nr, 0)
+    AESX_BY_ROUNDS(k, XTS_ENC);
+#undef XTS_ENC
+}
+
+void AESX_FN(aes_xts_decrypt)(const aes_key *k, uint8_t tweak[16],
+                              uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+#define XTS_DEC(nr) xts_blocks(k, tweak, out, in, nblocks, nr, 1)
+    AESX_BY_ROUNDS(k, XTS_DEC);
+#undef XTS_DEC
+}
+
+/* GHASH on byte-reversed blocks: bit 127 of the integer is the coefficient
+ * of x^0, so a carry-less product of two is the 255-bit product reversed,
+ * one bit short of 256. The key powers are stored times x^-1, which makes
+ * up that bit, and the 256-bit product is reduced Montgomery-style, 64 bits
+ * at a time, by the reversed x^128 + x^127 + x^126 + x^121 + 1: each step
+ * multiplies the lowest quadword by 0xc2 << 56 and folds it up.
+ *
+ * A batch's products are summed unreduced and reduced once, and each is
+ * Karatsuba's three multiplies (lo, hi, and (lo ^ hi) of both factors, the
+ * key's half kept precomputed in hkara) rather than four: the carry-less
+ * multiplier, not AES, is what limits GCM. */
+
+AESX_INLINE blk gh_reduce(blk lo, blk mid, blk hi)
+{
+    const blk poly = _mm_set_epi64x(0, (long long)0xc200000000000000ull);
+    lo = _mm_xor_si128(lo, _mm_slli_si128(mid, 8));
+    hi = _mm_xor_si128(hi, _mm_srli_si128(mid, 8));
+    blk t = _mm_clmulepi64_si128(lo, poly, 0x00);
+    lo = _mm_xor_si128(_mm_shuffle_epi32(lo, 0x4e), t);
+    t = _mm_clmulepi64_si128(lo, poly, 0x00);
+    lo = _mm_xor_si128(_mm_shuffle_epi32(lo, 0x4e), t);
+    return _mm_xor_si128(hi, lo);
+}
+
+AESX_INLINE blk gf_mul(blk a, blk b)
+{
+    return gh_reduce(_mm_clmulepi64_si128(a, b, 0x00),
+                     _mm_xor_si128(_mm_clmulepi64_si128(a, b, 0x01),
+                                   _mm_clmulepi64_si128(a, b, 0x10)),
+                     _mm_clmulepi64_si128(a, b, 0x11));
+}
+
+typedef struct gh_acc {
+    vec lo, mid, hi;
+} gh_acc;
+
+AESX_INLINE gh_acc gh_acc_zero(void)
+{
+    return (gh_acc){ V_ZERO(), V_ZERO(), V_ZERO() };
+}
+
+/* Vector j of a batch of n vectors at p, times its powers of H; the
+ * running hash y is added to the batch's first block. */
+AESX_INLINE void gh_step(const ghash_key *g, gh_acc *a, blk y, const uint8_t *p,
+                         int j, int n)
+{
+    int power = GHASH_POWERS - n * LANES + j * LANES;
+    vec x = V_SHUF8(V_LOADU(p + AESX_VEC_BYTES * j), vec_bswap_mask());
+    vec h = V_LOADU(g->htab[power]);
+    if (j == 0)
+        x = V_XOR(x, V_ZEXT(y));
+    a->lo = V_XOR(a->lo, V_CLMUL(x, h, 0x00));
+    a->hi = V_XOR(a->hi, V_CLMUL(x, h, 0x11));
+    a->mid = V_XOR(a->mid, V_CLMUL(V_XOR(x, V_SWAP64(x)),
+                                   V_LOADU(g->hkara[power]), 0x00));
+}
+
+/* Karatsuba's middle term is (lo ^ hi)(lo ^ hi) less the outer two. */
+AESX_INLINE blk gh_finish(const gh_acc *a)
+{
+    blk lo = V_FOLD(a->lo), hi = V_FOLD(a->hi);
+    return gh_reduce(lo, _mm_xor_si128(V_FOLD(a->mid), _mm_xor_si128(lo, hi)),
+                     hi);
+}
+
+AESX_INLINE blk ghash_vecs(const ghash_key *g, blk y, const uint8_t *p, int n)
+{
+    gh_acc a = gh_acc_zero();
+    AESX_UNROLL
+    for (int j = 0; j < n; j++)
+        gh_step(g, &a, y, p, j, n);
+    return gh_finish(&a);
+}
+
+/* r < LANES blocks, one at a time but reduced once. */
+AESX_INLINE blk ghash_blks(const ghash_key *g, blk y, const uint8_t *p,
+                           size_t r)
+{
+    blk lo = _mm_setzero_si128(), mid = lo, hi = lo;
+    if (r == 0)
+        return y;
+    for (size_t i = 0; i < r; i++) {
+        blk x = _mm_shuffle_epi8(blk_load(p + 16 * i), blk_bswap_mask());
+        blk h = blk_load(g->htab[GHASH_POWERS - r + i]);
+        if (i == 0)
+            x = _mm_xor_si128(x, y);
+        lo = _mm_xor_si128(lo, _mm_clmulepi64_si128(x, h, 0x00));
+        hi = _mm_xor_si128(hi, _mm_clmulepi64_si128(x, h, 0x11));
+        mid = _mm_xor_si128(mid, _mm_xor_si128(_mm_clmulepi64_si128(x, h, 0x01),
+                                               _mm_clmulepi64_si128(x, h, 0x10)));
+    }
+    return gh_reduce(lo, mid, hi);
+}
+
+void AESX_FN(ghash_init)(ghash_key *g, const uint8_t h[16])
+{
+    /* H times x^-1: the reversed H shifted left by one, and x^-1 =
+     * x^127 + x^6 + x + 1 (reversed: 0xc2 << 120 | 1) added when the bit
+     * shifted out (the coefficient of x^0) is set. */
+    blk r = _mm_shuffle_epi8(blk_load(h), blk_bswap_mask());
+    uint64_t lo = (uint64_t)_mm_cvtsi128_si64(r),
+             hi = (uint64_t)_mm_extract_epi64(r, 1), mask = -(hi >> 63);
+    hi = (hi << 1 | lo >> 63) ^ (mask & 0xc200000000000000ull);
+    lo = (lo << 1) ^ (mask & 1);
+    blk h1 = _mm_set_epi64x((long long)hi, (long long)lo), p = h1;
+    memset(g, 0, sizeof *g);
+    for (int i = 1; i <= GHASH_POWERS; i++) {
+        if (i > 1)
+            p = gf_mul(p, h1);
+        blk_store(g->htab[GHASH_POWERS - i], p);
+        blk_store(g->hkara[GHASH_POWERS - i],
+                  _mm_xor_si128(p, _mm_shuffle_epi32(p, 0x4e)));
+    }
+}
+
+void AESX_FN(ghash_update)(const ghash_key *g, uint8_t y[16], const uint8_t *in,
+                           size_t nblocks)
+{
+    blk h = _mm_shuffle_epi8(blk_load(y), blk_bswap_mask());
+#define GHASH_STEP(n) (h = ghash_vecs(g, h, in, n), in += AESX_VEC_BYTES * (n))
+    AESX_BATCHES(nblocks, GHASH_STEP);
+#undef GHASH_STEP
+    h = ghash_blks(g, h, in, nblocks);
+    blk_store(y, _mm_shuffle_epi8(h, blk_bswap_mask()));
+}
+
+/* GCM. The counter block is kept byte-reversed in every lane; its low dword
+ * is then GCM's 32-bit counter, and a dword add wraps it as inc32 does. */
+
+AESX_INLINE blk gcm_vecs(const aes_key *k, const ghash_key *g, vec *ctr, blk y,
+                         uint8_t *out, const uint8_t *in, int n, int nr,
+                         const uint8_t *hashed, int hash)
+{
+    vec s[AESX_NVEC], swap = vec_bswap_mask();
+    gh_acc a = gh_acc_zero();
+    AESX_UNROLL
+    for (int j = 0; j < n; j++)
+        s[j] = V_SHUF8(V_ADD32(*ctr, V_LANE_QWORDS(j * LANES)), swap);
+    *ctr = V_ADD32(*ctr, V_BCAST(_mm_set_epi32(0, 0, 0, n * LANES)));
+    vec rk = round_key(k->enc[0]);
+    AESX_UNROLL
+    for (int j = 0; j < n; j++)
+        s[j] = V_XOR(s[j], rk);
+    /* Stitched: one GHASH vector between consecutive AES rounds (n <= 8,
+     * and AES has at least 10), so the carry-less multiplier and the AES
+     * unit are busy together. */
+    AESX_UNROLL_ROUNDS
+    for (int r = 1; r < nr; r++) {
+        rk = round_key(k->enc[r]);
+        AESX_UNROLL
+        for (int j = 0; j < n; j++)
+            s[j] = V_AESENC(s[j], rk);
+        if (hash && r <= n)
+            gh_step(g, &a, y, hashed, r - 1, n);
+    }
+    rk = round_key(k->enc[nr]);
+    AESX_UNROLL
+    for (int j = 0; j < n; j++)
+        s[j] = V_AESENCLAST(s[j], rk);
+    if (hash)
+        y = gh_finish(&a);
+    store_xor_vecs(out, s, in, n);
+    return y;
+}
+
+AESX_INLINE uint32_t load32_be(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return __builtin_bswap32(v);
+}
+
+AESX_INLINE void store32_be(uint8_t *p, uint32_t v)
+{
+    v = __builtin_bswap32(v);
+    memcpy(p, &v, 4);
+}
+
+/* Encryption hashes the previous batch's ciphertext while it encrypts the
+ * next one. */
+AESX_INLINE void gcm_encrypt_blocks(const aes_key *k, const ghash_key *g,
+                                    uint8_t ctr[16], uint8_t y[16],
+                                    uint8_t *out, const uint8_t *in,
+                                    size_t nblocks, int nr)
+{
+    vec c = V_BCAST(_mm_shuffle_epi8(blk_load(ctr), blk_bswap_mask()));
+    blk h = _mm_shuffle_epi8(blk_load(y), blk_bswap_mask());
+    uint32_t ctr_end = load32_be(ctr + 12) + (uint32_t)nblocks;
+    if (nblocks >= AESX_BATCH) {
+        gcm_vecs(k, g, &c, h, out, in, AESX_NVEC, nr, NULL, 0);
+        in += AESX_VEC_BYTES * AESX_NVEC;
+        out += AESX_VEC_BYTES * AESX_NVEC;
+        nblocks -= AESX_BATCH;
+        for (; nblocks >= AESX_BATCH; nblocks -= AESX_BATCH) {
+            h = gcm_vecs(k, g, &c, h, out, in, AESX_NVEC, nr,
+                         out - AESX_VEC_BYTES * AESX_NVEC, 1);
+            in += AESX_VEC_BYTES * AESX_NVEC;
+            out += AESX_VEC_BYTES * AESX_NVEC;
+        }
+        h = ghash_vecs(g, h, out - AESX_VEC_BYTES * AESX_NVEC, AESX_NVEC);
+    }
+#define GCM_ENC_STEP(n)                                                       \
+    (gcm_vecs(k, g, &c, h, out, in, n, nr, NULL, 0),                          \
+     h = ghash_vecs(g, h, out, n), in += AESX_VEC_BYTES * (n),                \
+     out += AESX_VEC_BYTES * (n))
+    AESX_BATCHES(nblocks, GCM_ENC_STEP);
+#undef GCM_ENC_STEP
+    if (LANES > 1 && nblocks) {
+        uint8_t buf[AESX_VEC_BYTES] = { 0 };
+        memcpy(buf, in, 16 * nblocks);
+        gcm_vecs(k, g, &c, h, buf, buf, 1, nr, NULL, 0);
+        memcpy(out, buf, 16 * nblocks);
+        h = ghash_blks(g, h, out, nblocks);
+    }
+    store32_be(ctr + 12, ctr_end);
+    blk_store(y, _mm_shuffle_epi8(h, blk_bswap_mask()));
+}
+
+/* Decryption hashes each batch's ciphertext while it decrypts it; the
+ * hash reads a batch before the batch's output overwrites it in place. */
+AESX_INLINE void gcm_decrypt_blocks(const aes_key *k, const ghash_key *g,
+                                    uint8_t ctr[16], uint8_t y[16],
+                                    uint8_t *out, const uint8_t *in,
+                                    size_t nblocks, int nr)
+{
+    vec c = V_BCAST(_mm_shuffle_epi8(blk_load(ctr), blk_bswap_mask()));
+    blk h = _mm_shuffle_epi8(blk_load(y), blk_bswap_mask());
+    uint32_t ctr_end = load32_be(ctr + 12) + (uint32_t)nblocks;
+#define GCM_DEC_STEP(n)                                                       \
+    (h = gcm_vecs(k, g, &c, h, out, in, n, nr, in, 1),                        \
+     in += AESX_VEC_BYTES * (n), out += AESX_VEC_BYTES * (n))
+    AESX_BATCHES(nblocks, GCM_DEC_STEP);
+#undef GCM_DEC_STEP
+    if (LANES > 1 && nblocks) {
+        uint8_t buf[AESX_VEC_BYTES] = { 0 };
+        h = ghash_blks(g, h, in, nblocks);
+        memcpy(buf, in, 16 * nblocks);
+        gcm_vecs(k, g, &c, h, buf, buf, 1, nr, NULL, 0);
+        memcpy(out, buf, 16 * nblocks);
+    }
+    store32_be(ctr + 12, ctr_end);
+    blk_store(y, _mm_shuffle_epi8(h, blk_bswap_mask()));
+}
+
+void AESX_FN(aes_gcm_encrypt)(const aes_key *k, const ghash_key *g,
+                              uint8_t ctr[16], uint8_t y[16], uint8_t *out,
+                              const uint8_t *in, size_t nblocks)
+{
+#define GCM_ENC(nr) gcm_encrypt_blocks(k, g, ctr, y, out, in, nblocks, nr)
+    AESX_BY_ROUNDS(k, GCM_ENC);
+#undef GCM_ENC
+}
+
+void AESX_FN(aes_gcm_decrypt)(const aes_key *k, const ghash_key *g,
+                              uint8_t ctr[16], uint8_t y[16], uint8_t *out,
+                              const uint8_t *in, size_t nblocks)
+{
+#define GCM_DEC(nr) gcm_decrypt_blocks(k, g, ctr, y, out, in, nblocks, nr)
+    AESX_BY_ROUNDS(k, GCM_DEC);
+#undef GCM_DEC
+}

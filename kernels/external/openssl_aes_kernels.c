@@ -1,0 +1,271 @@
+/* OpenSSL's AES-CTR, -CBC, -XTS and -GCM through EVP, as registry kernels.
+ *
+ * prepare() keys an EVP context once, as an application encrypting many
+ * messages under one key would, so that OpenSSL's key expansion stays out
+ * of the timed loop just as ours does; run() then sets only the IV. Without
+ * prepare (kat, self-tests) run() keys a context of its own.
+ *
+ * CBC: a length that is a multiple of 16 goes to plain AES-128-CBC without
+ * padding; any other to AES-128-CBC-CTS, told to use CS2 (its default is
+ * CS1), which is our aes128-cbc's ordering. */
+#include <limits.h>
+#include <openssl/core_names.h>
+#include <openssl/evp.h>
+#include <openssl/params.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../aes/aes.h"
+#include "../aes/aes_kernels.h"
+#include "aes_external_kernels.h"
+#include "external.h"
+
+enum ossl_cipher {
+    AES128_CTR, AES256_CTR, AES128_CBC, AES128_CBC_CTS, AES128_XTS, AES256_XTS,
+    AES128_GCM, AES256_GCM, N_CIPHERS
+};
+
+static const char *const cipher_names[N_CIPHERS] = {
+    "AES-128-CTR", "AES-256-CTR", "AES-128-CBC", "AES-128-CBC-CTS",
+    "AES-128-XTS", "AES-256-XTS", "AES-128-GCM", "AES-256-GCM",
+};
+
+static EVP_CIPHER *ciphers[N_CIPHERS];
+static pthread_once_t fetched = PTHREAD_ONCE_INIT;
+
+static void fetch_ciphers(void)
+{
+    for (int i = 0; i < N_CIPHERS; i++)
+        ciphers[i] = EVP_CIPHER_fetch(NULL, cipher_names[i], NULL);
+}
+
+/* A kernel's param is its cipher; CBC's CTS twin is the next one. */
+static const char *openssl_aes_unavailable(const kernel *k)
+{
+    static _Thread_local char why[96];
+    pthread_once(&fetched, fetch_ciphers);
+    for (unsigned i = k->param; i <= k->param + (k->param == AES128_CBC); i++)
+        if (!ciphers[i]) {
+            snprintf(why, sizeof why, "OpenSSL offers no %s (is the default "
+                     "provider loaded?)", cipher_names[i]);
+            return why;
+        }
+    return NULL;
+}
+
+/* Contexts keyed for one direction: plain, and CBC's CTS twin. */
+typedef struct ossl_keyed {
+    EVP_CIPHER_CTX *ctx, *cts;
+    int decrypt;
+} ossl_keyed;
+
+static EVP_CIPHER_CTX *keyed_ctx(unsigned cipher, const kernel_args *a)
+{
+    char cs2[] = "CS2";
+    OSSL_PARAM cts_params[] = {
+        OSSL_PARAM_utf8_string(OSSL_CIPHER_PARAM_CTS_MODE, cs2, 0),
+        OSSL_PARAM_END,
+    };
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    pthread_once(&fetched, fetch_ciphers);
+    external_openssl_must(ctx && EVP_CipherInit_ex2(ctx, ciphers[cipher], a->key, NULL,
+                                   !a->decrypt,
+                                   cipher == AES128_CBC_CTS ? cts_params : NULL),
+         "EVP_CipherInit_ex2");
+    if (cipher == AES128_CBC)
+        EVP_CIPHER_CTX_set_padding(ctx, 0);
+    return ctx;
+}
+
+static void key_contexts(const kernel *k, const kernel_args *a, ossl_keyed *kd)
+{
+    kd->decrypt = a->decrypt;
+    kd->ctx = keyed_ctx(k->param, a);
+    kd->cts = k->param == AES128_CBC ? keyed_ctx(AES128_CBC_CTS, a) : NULL;
+}
+
+static void free_contexts(ossl_keyed *kd)
+{
+    EVP_CIPHER_CTX_free(kd->ctx);
+    EVP_CIPHER_CTX_free(kd->cts);
+}
+
+static void openssl_aes_prepare(const kernel *k, const isa_variant *v,
+                                kernel_args *a)
+{
+    (void)v;
+    ossl_keyed *kd = malloc(sizeof *kd);
+    if (kd)
+        key_contexts(k, a, kd);
+    a->prepared = kd;
+}
+
+static void openssl_aes_release(const kernel *k, kernel_args *a)
+{
+    (void)k;
+    free_contexts(a->prepared);
+    free(a->prepared);
+}
+
+/* EVP takes int lengths; streaming modes go in chunks. */
+static void update_chunked(EVP_CIPHER_CTX *ctx, uint8_t *out,
+                           const uint8_t *in, size_t len)
+{
+    int n;
+    for (size_t done = 0, chunk; done < len; done += chunk) {
+        chunk = len - done < (1u << 30) ? len - done : (1u << 30);
+        external_openssl_must(EVP_CipherUpdate(ctx, out + done, &n, in + done, (int)chunk),
+             "EVP_CipherUpdate");
+    }
+}
+
+/* XTS and CTS take the whole message in one update. */
+static void update_whole(EVP_CIPHER_CTX *ctx, uint8_t *out, const uint8_t *in,
+                         size_t len)
+{
+    int n;
+    external_openssl_must(EVP_CipherUpdate(ctx, out, &n, in, (int)len), "EVP_CipherUpdate");
+}
+
+static int gcm_crypt(EVP_CIPHER_CTX *ctx, const kernel_args *a,
+                     const uint8_t *in, size_t len, uint8_t *out)
+{
+    int n;
+    uint8_t tag[16];
+    if (a->decrypt) {
+        len -= AES_GCM_TAG_BYTES;
+        memcpy(tag, in + len, sizeof tag);
+        external_openssl_must(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 16, tag),
+             "EVP_CTRL_AEAD_SET_TAG");
+    }
+    if (a->has_aad && a->aad_len)
+        external_openssl_must(EVP_CipherUpdate(ctx, NULL, &n, a->aad, (int)a->aad_len),
+             "EVP_CipherUpdate (AAD)");
+    update_chunked(ctx, out, in, len);
+    if (EVP_CipherFinal_ex(ctx, out + len, &n) <= 0) {
+        memset(out, 0, len);
+        return 1;
+    }
+    if (!a->decrypt)
+        external_openssl_must(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 16, out + len),
+             "EVP_CTRL_AEAD_GET_TAG");
+    return 0;
+}
+
+static int crypt_with(const kernel *k, const ossl_keyed *kd,
+                      const kernel_args *a, const uint8_t *in, size_t len,
+                      uint8_t *out)
+{
+    uint8_t tweak[16];
+    EVP_CIPHER_CTX *ctx = kd->cts && len % 16 ? kd->cts : kd->ctx;
+    const uint8_t *iv = a->iv;
+    if (k->param == AES128_XTS || k->param == AES256_XTS) {
+        if (a->has_sector)
+            aes_xts_sector_tweak(tweak, a->sector);
+        else
+            memcpy(tweak, a->tweak, 16);
+        iv = tweak;
+    }
+    external_openssl_must(EVP_CipherInit_ex2(ctx, NULL, NULL, iv, !a->decrypt, NULL),
+         "EVP_CipherInit_ex2");
+    switch (k->param) {
+    case AES128_GCM:
+    case AES256_GCM:
+        return gcm_crypt(ctx, a, in, len, out);
+    case AES128_XTS:
+    case AES256_XTS:
+        update_whole(ctx, out, in, len);
+        return 0;
+    default:
+        if (ctx == kd->cts)
+            update_whole(ctx, out, in, len);
+        else
+            update_chunked(ctx, out, in, len);
+        return 0;
+    }
+}
+
+static int openssl_aes_run(const kernel *k, const isa_variant *v,
+                           const kernel_args *a, const uint8_t *in, size_t len,
+                           uint8_t *out)
+{
+    (void)v;
+    ossl_keyed local;
+    const ossl_keyed *kd = a->prepared;
+    if (kd && kd->decrypt == a->decrypt)
+        return crypt_with(k, kd, a, in, len, out);
+    key_contexts(k, a, &local);
+    int rc = crypt_with(k, &local, a, in, len, out);
+    free_contexts(&local);
+    return rc;
+}
+
+/* What EVP refuses: XTS keys whose halves are equal, messages it cannot
+ * take in one update. */
+static int openssl_aes_check(const kernel *k, const kernel_args *a, size_t len,
+                             char *err, size_t errlen)
+{
+    int xts = k->param == AES128_XTS || k->param == AES256_XTS;
+    if (external_check(k, a, len, err, errlen))
+        return -1;
+    if (xts && memcmp(a->key, a->key + a->key_len / 2, a->key_len / 2) == 0) {
+        snprintf(err, errlen, "%s: OpenSSL refuses XTS keys whose two halves "
+                 "are equal; use another key or %s", k->name,
+                 k->reference->name);
+        return -1;
+    }
+    if (xts && len > (16u << 20)) {
+        snprintf(err, errlen, "%s takes at most 2^20 blocks (16 MiB) per data "
+                 "unit (got %zu bytes): use %s for longer ones", k->name, len,
+                 k->reference->name);
+        return -1;
+    }
+    if (k->param == AES128_CBC && len % 16 && len > INT_MAX) {
+        snprintf(err, errlen, "%s with ciphertext stealing takes at most %d "
+                 "bytes (got %zu): use %s", k->name, INT_MAX, len,
+                 k->reference->name);
+        return -1;
+    }
+    return 0;
+}
+
+#define OPENSSL_AES_KERNEL(var, kname, cipher, ref, opts, min)                \
+    const kernel var = {                                                      \
+        .name = kname,                                                        \
+        .primitive = "aes",                                                   \
+        .table = external_row,                                                \
+        .row_size = sizeof external_row[0],                                   \
+        .param = cipher,                                                      \
+        .check = openssl_aes_check,                                           \
+        .out_len = external_out_len,                                          \
+        .run = openssl_aes_run,                                               \
+        .bench_args = external_bench_args,                                    \
+        .reference = &ref,                                                    \
+        .unavailable = openssl_aes_unavailable,                               \
+        .prepare = openssl_aes_prepare,                                       \
+        .release = openssl_aes_release,                                       \
+        .options = opts,                                                      \
+        .min_len = min,                                                       \
+    }
+
+OPENSSL_AES_KERNEL(kernel_openssl_aes128_ctr, "openssl:aes-128-ctr",
+                   AES128_CTR, kernel_aes128_ctr, KOPT_KEY | KOPT_IV, 0);
+OPENSSL_AES_KERNEL(kernel_openssl_aes256_ctr, "openssl:aes-256-ctr",
+                   AES256_CTR, kernel_aes256_ctr, KOPT_KEY | KOPT_IV, 0);
+OPENSSL_AES_KERNEL(kernel_openssl_aes128_cbc, "openssl:aes-128-cbc",
+                   AES128_CBC, kernel_aes128_cbc,
+                   KOPT_KEY | KOPT_IV | KOPT_DECRYPT, 16);
+OPENSSL_AES_KERNEL(kernel_openssl_aes128_xts, "openssl:aes-128-xts",
+                   AES128_XTS, kernel_aes128_xts,
+                   KOPT_KEY | KOPT_TWEAK | KOPT_SECTOR | KOPT_DECRYPT, 16);
+OPENSSL_AES_KERNEL(kernel_openssl_aes256_xts, "openssl:aes-256-xts",
+                   AES256_XTS, kernel_aes256_xts,
+                   KOPT_KEY | KOPT_TWEAK | KOPT_SECTOR | KOPT_DECRYPT, 16);
+OPENSSL_AES_KERNEL(kernel_openssl_aes128_gcm, "openssl:aes-128-gcm",
+                   AES128_GCM, kernel_aes128_gcm,
+                   KOPT_KEY | KOPT_IV | KOPT_AAD | KOPT_DECRYPT, 0);
+OPENSSL_AES_KERNEL(kernel_openssl_aes256_gcm, "openssl:aes-256-gcm",
+                   AES256_GCM, kernel_aes256_gcm,
+                   KOPT_KEY | KOPT_IV | KOPT_AAD | KOPT_DECRYPT, 0);

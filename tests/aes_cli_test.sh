@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# The AES kernels on the command line: published vectors through `kat` on
+# every supported ISA, --decrypt inverting them, a wrong GCM tag giving exit
+# 1 with nothing on stdout, and bad options refused with exit 2.
+set -u
+bin=${1:-build/cyclebench}
+passed=0 failed=0 skipped=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok()    { passed=$((passed + 1)); echo "ok   $1"; }
+fail()  { failed=$((failed + 1)); echo "FAIL $1"; }
+hex()   { od -An -v -tx1 | tr -d ' \n'; }
+unhex() { printf "$(printf '%s' "$1" | sed 's/../\\x&/g')"; }
+
+# expect_kat <name> <input hex> <want hex> <args...>
+expect_kat() {
+    local name=$1 input=$2 want=$3; shift 3
+    local got
+    got=$(unhex "$input" | "$bin" kat "$@" | hex)
+    [ "$got" = "$want" ] && ok "$name" || fail "$name: got $got"
+}
+
+# expect_status <name> <status> <input hex> <args...>: that exit status,
+# nothing on stdout, one line on stderr.
+expect_status() {
+    local name=$1 want=$2 input=$3; shift 3
+    unhex "$input" | "$bin" kat "$@" >"$tmp/out" 2>"$tmp/err"
+    local status=$? lines
+    lines=$(wc -l <"$tmp/err")
+    if [ $status -eq "$want" ] && [ ! -s "$tmp/out" ] && [ "$lines" -eq 1 ]; then
+        ok "$name: $(cat "$tmp/err")"
+    else
+        fail "$name: status $status, stdout $(wc -c <"$tmp/out") bytes, stderr $lines lines: $(head -c 300 "$tmp/err")"
+    fi
+}
+
+"$bin" list >"$tmp/list" || fail "list"
+sp=6bc1bee22e409f96e93d7e117393172aae2d8a571e03ac9c9eb76fac45af8e51
+k128=2b7e151628aed2a6abf7158809cf4f3c
+k256=603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4
+ctr=f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff
+iv=000102030405060708090a0b0c0d0e0f
+zero16=00000000000000000000000000000000
+zero32=$zero16$zero16
+kerb=636869636b656e207465726979616b69
+would17=4920776f756c64206c696b652074686520
+would31=4920776f756c64206c696b65207468652047656e6572616c20476175277320
+cs2_17=c6353568f2bf8cb4d8a580362da7ff7f97
+cs2_31=fc00783e0efdb2c1d445d4c8eff7ed2297687268d6ecccc0c07b25e25ecfe5
+xts1=917cf69ebd68b2ec9b9fe9a3eadda692cd43d2f59598ed858c02c2652fbf922e
+gcm2=0388dace60b6a392f328c2b971b2fe78ab6e47d42cec13bdf53a67b21257bddf
+gcm14=cea7403d4d606b6e074ec5d3baf39d18d0d1c8a799996bf0265b98b5d48ab919
+
+while read -r kernel isa support; do
+    case "$kernel" in aes128-ctr) ;; *) continue ;; esac
+    if [ "$support" != supported ]; then
+        skipped=$((skipped + 1)); echo "SKIP kat aes*@$isa: unsupported on this CPU"
+        expect_status "aes128-ctr@$isa refused on this CPU" 2 "$sp" aes128-ctr --isa="$isa" --key=$k128 --iv=$ctr
+        continue
+    fi
+    i=--isa=$isa
+    expect_kat "aes128-ctr@$isa SP 800-38A F.5.1" "$sp" \
+        874d6191b620e3261bef6864990db6ce9806f66b7970fdff8617187bb9fffdff aes128-ctr $i --key=$k128 --iv=$ctr
+    expect_kat "aes256-ctr@$isa SP 800-38A F.5.5, 31 bytes" "${sp:0:62}" \
+        601ec313775789a5b7a7f504bbf3d228f443e3ca4d62b59aca84e990cacaf5 aes256-ctr $i --key=$k256 --iv=$ctr
+    expect_kat "aes128-cbc@$isa SP 800-38A F.2.1" "$sp" \
+        7649abac8119b246cee98e9b12e9197d5086cb9b507219ee95db113a917678b2 aes128-cbc $i --key=$k128 --iv=$iv
+    expect_kat "aes256-cbc@$isa SP 800-38A F.2.5 --decrypt" \
+        f58c4c04d6e5f1ba779eabfb5f7bfbd69cfc4e967edb808d679f777bc6702c7d "$sp" aes256-cbc $i --key=$k256 --iv=$iv --decrypt
+    expect_kat "aes128-cbc@$isa CS2, 17 bytes (RFC 3962, where CS3 = CS2)" "$would17" "$cs2_17" \
+        aes128-cbc $i --key=$kerb --iv=$zero16
+    expect_kat "aes128-cbc@$isa CS2, 31 bytes (RFC 3962)" "$would31" "$cs2_31" \
+        aes128-cbc $i --key=$kerb --iv=$zero16
+    expect_kat "aes128-cbc@$isa CS2 --decrypt, 31 bytes" "$cs2_31" "$would31" \
+        aes128-cbc $i --key=$kerb --iv=$zero16 --decrypt
+    expect_kat "aes128-xts@$isa IEEE 1619 vector 1, --sector=0" "$zero32" "$xts1" \
+        aes128-xts $i --key=$zero32 --sector=0
+    expect_kat "aes128-xts@$isa IEEE 1619 vector 1, --tweak, --decrypt" "$xts1" "$zero32" \
+        aes128-xts $i --key=$zero32 --tweak=$zero16 --decrypt
+    expect_kat "aes128-gcm@$isa GCM test case 2" "$zero16" "$gcm2" \
+        aes128-gcm $i --key=$zero16 --iv=000000000000000000000000
+    expect_kat "aes256-gcm@$isa GCM test case 14 --decrypt" "$gcm14" "$zero16" \
+        aes256-gcm $i --key=$zero32 --iv=000000000000000000000000 --decrypt
+    expect_status "aes256-gcm@$isa wrong tag: exit 1, nothing on stdout" 1 \
+        "${gcm14:0:62}00" aes256-gcm $i --key=$zero32 --iv=000000000000000000000000 --decrypt
+    expect_status "aes128-gcm@$isa AAD changed: exit 1" 1 "$gcm2" \
+        aes128-gcm $i --key=$zero16 --iv=000000000000000000000000 --aad=00 --decrypt
+done <"$tmp/list"
+
+# The same sector as --sector=N and as its little-endian --tweak.
+a=$(unhex "$sp$sp" | "$bin" kat aes256-xts --key=$k256$k256 --sector=258 | hex)
+b=$(unhex "$sp$sp" | "$bin" kat aes256-xts --key=$k256$k256 --tweak=02010000000000000000000000000000 | hex)
+[ -n "$a" ] && [ "$a" = "$b" ] && ok "aes256-xts --sector=258 == --tweak=0201..." || fail "--sector differs from --tweak: $a vs $b"
+
+expect_status "cbc under 16 bytes" 2 616263 aes128-cbc --key=$k128 --iv=$iv
+expect_status "xts under 16 bytes" 2 616263 aes128-xts --key=$zero32 --sector=0
+expect_status "xts with --tweak and --sector" 2 "$sp" aes128-xts --key=$zero32 --sector=0 --tweak=$zero16
+expect_status "xts without a tweak" 2 "$sp" aes128-xts --key=$zero32
+expect_status "xts short tweak" 2 "$sp" aes128-xts --key=$zero32 --tweak=00
+expect_status "xts one key only" 2 "$sp" aes128-xts --key=$zero16 --sector=0
+expect_status "ctr without --iv" 2 "$sp" aes128-ctr --key=$k128
+expect_status "ctr 12-byte iv" 2 "$sp" aes128-ctr --key=$k128 --iv=000000000000000000000000
+expect_status "ctr takes no --decrypt" 2 "$sp" aes128-ctr --key=$k128 --iv=$ctr --decrypt
+expect_status "aes256-ctr with a 16-byte key" 2 "$sp" aes256-ctr --key=$k128 --iv=$ctr
+expect_status "gcm 16-byte iv" 2 "$sp" aes128-gcm --key=$k128 --iv=$ctr
+expect_status "gcm --decrypt shorter than a tag" 2 616263 aes128-gcm --key=$k128 --iv=000000000000000000000000 --decrypt
+expect_status "gcm takes no --tweak" 2 "$sp" aes128-gcm --key=$k128 --iv=000000000000000000000000 --tweak=$zero16
+expect_status "cbc takes no --aad" 2 "$sp" aes128-cbc --key=$k128 --iv=$iv --aad=00
+expect_status "openssl:aes-256-gcm wrong tag: exit 1" 1 "${gcm14:0:62}00" \
+    openssl:aes-256-gcm --key=$zero32 --iv=000000000000000000000000 --decrypt
+expect_status "openssl:aes-128-xts refuses equal key halves" 2 "$zero32" \
+    openssl:aes-128-xts --key=$zero32 --sector=0
+expect_kat "openssl:aes-128-cbc CS2, 31 bytes" "$would31" "$cs2_31" openssl:aes-128-cbc --key=$kerb --iv=$zero16
+if grep -q '^sodium:aes256gcm external supported$' "$tmp/list"; then
+    expect_kat "sodium:aes256gcm GCM test case 14" "$zero16" "$gcm14" \
+        sodium:aes256gcm --key=$zero32 --iv=000000000000000000000000
+else
+    skipped=$((skipped + 1)); echo "SKIP sodium:aes256gcm: unsupported here"
+fi
+
+echo "# counts: $passed $failed $skipped"
+[ $failed -eq 0 ]
