@@ -1,0 +1,65 @@
+/* Poly1305 (RFC 8439), one implementation per ISA.
+ *
+ * Every variant shares one state and its scalar form of the accumulator
+ * (base 2^64, poly1305_scalar.h), so a message can be fed in pieces and the
+ * ChaCha20-Poly1305 AEAD can MAC its ciphertext chunk by chunk. The vector
+ * variants convert to 26-bit limbs on entry to their wide loop and back on
+ * exit; a call with only a few blocks stays scalar, inside the same ISA's
+ * object. */
+#ifndef CYCLEBENCH_POLY1305_H
+#define CYCLEBENCH_POLY1305_H
+
+#include <stdalign.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../cpu.h"
+
+#define POLY1305_KEY_BYTES 32
+#define POLY1305_TAG_BYTES 16
+#define POLY1305_BLOCK_BYTES 16
+/* Widest vector path: eight blocks, one per 64-bit lane of a zmm. */
+#define POLY1305_MAX_LANES 8
+
+typedef struct poly1305_state {
+    uint64_t h[3]; /* accumulator: h[0] + h[1] 2^64 + h[2] 2^128, h[2] <= 4 */
+    uint64_t r[2]; /* clamped r */
+    uint64_t s[2]; /* the key's second half, added at the end */
+    /* The vector paths' powers of r in 26-bit limbs, filled in the layout
+     * of the ISA that first needs them (a state is used by one ISA from
+     * init to finish). Row i is one vector of per-lane values: rows 0-8
+     * the multiplier of the wide loop (r^lanes, limbs 0-4 then 5 * limbs
+     * 1-4), rows 9-17 the per-lane powers the last blocks take. */
+    int powers_ready;
+    alignas(64) uint64_t powers[18][POLY1305_MAX_LANES];
+} poly1305_state;
+
+/* h = (h + m) r for each 16-byte block m of in, with 2^128 added to m when
+ * padbit is 1 (every full block; 0 only for the padded last block of a bare
+ * Poly1305 message). len is a multiple of 16. */
+typedef void poly1305_blocks_fn(poly1305_state *st, const uint8_t *in,
+                                size_t len, uint64_t padbit);
+
+typedef struct poly1305_impl {
+    isa_variant v;
+    poly1305_blocks_fn *blocks;
+} poly1305_impl;
+
+/* Best first, generic last, ended by a row with v.isa == NULL. */
+extern const poly1305_impl poly1305_impls[];
+
+poly1305_blocks_fn poly1305_blocks_generic, poly1305_blocks_avx2,
+    poly1305_blocks_avx512;
+
+/* Setup and finish are the same for every ISA: they touch the scalar
+ * accumulator only. */
+void poly1305_init(poly1305_state *st, const uint8_t key[POLY1305_KEY_BYTES]);
+void poly1305_finish(poly1305_state *st, uint8_t tag[POLY1305_TAG_BYTES]);
+
+/* The whole of a message: full blocks, then the last partial block padded
+ * with 0x01 and zeros. */
+void poly1305_auth(const poly1305_impl *impl, uint8_t tag[POLY1305_TAG_BYTES],
+                   const uint8_t *in, size_t len,
+                   const uint8_t key[POLY1305_KEY_BYTES]);
+
+#endif

@@ -1,0 +1,55 @@
+/* Poly1305, eight blocks at a time in the 64-bit lanes of zmm registers:
+ * the avx2 file's loop (poly1305_vector.h) one width up, with the scalar
+ * core for short calls and tails. With 32 vector registers GCC's loop does
+ * not spill, so unlike the avx2 file's it is all C.
+ *
+ * No CPU here has AVX-512: besides compiling, this file's logic was checked
+ * against libsodium with the intrinsics it uses replaced by plain C. */
+#include <immintrin.h>
+
+#include "poly1305.h"
+#include "poly1305_scalar.h"
+
+#define LANES 8
+#define VEC __m512i
+#define V_ADD _mm512_add_epi64
+#define V_MUL _mm512_mul_epu32
+#define V_AND _mm512_and_si512
+#define V_OR _mm512_or_si512
+#define V_SRL _mm512_srli_epi64
+#define V_SLL _mm512_slli_epi64
+#define V_SET1(x) _mm512_set1_epi64((long long)(x))
+#define V_LOAD(p) _mm512_load_si512((const void *)(p))
+#define V_LOADU(p) _mm512_loadu_si512((const void *)(p))
+#define V_UNPACKLO _mm512_unpacklo_epi64
+#define V_UNPACKHI _mm512_unpackhi_epi64
+#define V_LANE0(x) _mm512_maskz_set1_epi64(1, (long long)(x))
+#define V_HSUM(v) ((uint64_t)_mm512_reduce_add_epi64(v))
+
+#include "poly1305_vector.h"
+
+/* Each path in a function of its own: inlined into one, the scalar loop's
+ * registers were allocated around the vector code's and ran at half
+ * speed. */
+static __attribute__((noinline)) void
+poly1305_vector_avx512(poly1305_state *st, const uint8_t *in, size_t len,
+                       uint64_t padbit)
+{
+    vector_blocks(st, in, len, padbit);
+}
+
+static __attribute__((noinline)) void
+poly1305_scalar_avx512(poly1305_state *st, const uint8_t *in, size_t len,
+                       uint64_t padbit)
+{
+    poly1305_scalar_blocks(st, in, len, padbit);
+}
+
+void poly1305_blocks_avx512(poly1305_state *st, const uint8_t *in,
+                            size_t len, uint64_t padbit)
+{
+    size_t wide = vector_part(len);
+    if (wide)
+        poly1305_vector_avx512(st, in, wide, padbit);
+    poly1305_scalar_avx512(st, in + wide, len - wide, padbit);
+}
