@@ -1,0 +1,179 @@
+/* Tor's relay-cell crypto, the baseline the seed measured LIONESS against
+ * (Tor's cell_ops benchmark: 231 ns per 509-byte cell): per cell, the
+ * running SHA-1 digest of the relay crypto updated with the payload and
+ * its first four bytes written into the relay header, then AES-128-CTR over
+ * the payload. AES is ours at the chosen ISA (so the generic row is "without
+ * AES-NI"); SHA-1 is OpenSSL's, through EVP, as Tor 0.4 uses it.
+ *
+ * Tor's CTR stream runs on across cells byte by byte; here each cell starts
+ * at the next whole counter block, which costs the same work. */
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../aes/aes.h"
+#include "tor_kernels.h"
+
+#define RELAY_HEADER_BYTES 11
+#define RELAY_DIGEST_OFFSET 5
+#define RELAY_DIGEST_BYTES 4
+#define RELAY_KEY_BYTES 16
+
+typedef struct relay_crypto {
+    aes_key aes;
+    uint8_t counter[16];
+    EVP_MD_CTX *running_digest;
+    EVP_MD_CTX *scratch; /* the running digest copied for its current value */
+} relay_crypto;
+
+/* Tor seeds each direction's digest with key material; any fixed seed costs
+ * the same. */
+static const uint8_t digest_seed[20] = "cyclebench relay sha";
+
+static int relay_crypto_init(relay_crypto *rc, const isa_variant *v,
+                             const kernel_args *a)
+{
+    aes_setup((const aes_impl *)v, &rc->aes, a->key, a->key_len);
+    if (a->has_iv)
+        memcpy(rc->counter, a->iv, sizeof rc->counter);
+    else
+        memset(rc->counter, 0, sizeof rc->counter);
+    rc->running_digest = EVP_MD_CTX_new();
+    rc->scratch = EVP_MD_CTX_new();
+    return rc->running_digest && rc->scratch &&
+           EVP_DigestInit_ex(rc->running_digest, EVP_sha1(), NULL) &&
+           EVP_DigestUpdate(rc->running_digest, digest_seed,
+                            sizeof digest_seed)
+               ? 0 : -1;
+}
+
+static void relay_crypto_free(relay_crypto *rc)
+{
+    EVP_MD_CTX_free(rc->running_digest);
+    EVP_MD_CTX_free(rc->scratch);
+}
+
+/* The counter block as a 128-bit big-endian integer, plus n. */
+static void advance_counter(uint8_t counter[16], uint64_t n)
+{
+    for (int i = 15; i >= 0 && n; i--) {
+        uint64_t sum = counter[i] + (n & 0xff);
+        counter[i] = (uint8_t)sum;
+        n = (n >> 8) + (sum >> 8);
+    }
+}
+
+static int relay_crypt_cell(relay_crypto *rc, const isa_variant *v,
+                            uint8_t *out, const uint8_t *in, size_t len)
+{
+    uint8_t digest[EVP_MAX_MD_SIZE];
+    if (out != in)
+        memmove(out, in, len);
+    memset(out + RELAY_DIGEST_OFFSET, 0, RELAY_DIGEST_BYTES);
+    if (!EVP_DigestUpdate(rc->running_digest, out, len) ||
+        !EVP_MD_CTX_copy_ex(rc->scratch, rc->running_digest) ||
+        !EVP_DigestFinal_ex(rc->scratch, digest, NULL))
+        return -1;
+    memcpy(out + RELAY_DIGEST_OFFSET, digest, RELAY_DIGEST_BYTES);
+    aes_ctr_xor((const aes_impl *)v, &rc->aes, out, out, len, rc->counter);
+    advance_counter(rc->counter, (len + AES_BLOCK_BYTES - 1) / AES_BLOCK_BYTES);
+    return 0;
+}
+
+static int tor_check(const kernel *k, const kernel_args *a, size_t len,
+                     char *err, size_t errlen)
+{
+    if (!a->has_key || a->key_len != RELAY_KEY_BYTES) {
+        snprintf(err, errlen, "%s needs --key of %d bytes (AES-128; got %zu)",
+                 k->name, RELAY_KEY_BYTES, a->has_key ? a->key_len : 0);
+        return -1;
+    }
+    if (a->has_iv && a->iv_len != 16) {
+        snprintf(err, errlen, "%s --iv must be 16 bytes, the initial counter "
+                 "block (got %zu)", k->name, a->iv_len);
+        return -1;
+    }
+    if (len < RELAY_HEADER_BYTES) {
+        snprintf(err, errlen, "%s cell must hold the %d-byte relay header "
+                 "(got %zu bytes): send a 509-byte payload", k->name,
+                 RELAY_HEADER_BYTES, len);
+        return -1;
+    }
+    return 0;
+}
+
+static size_t tor_out_len(const kernel *k, const kernel_args *a, size_t len)
+{
+    (void)k;
+    (void)a;
+    return len;
+}
+
+/* Abort rather than return a wrong cell: EVP's SHA-1 does not fail on a
+ * working OpenSSL, and a timed run must not go on without it. */
+static void must_init(int rc)
+{
+    if (rc) {
+        fprintf(stderr, "cyclebench: OpenSSL's SHA-1 is unavailable\n");
+        abort();
+    }
+}
+
+static void tor_prepare(const kernel *k, const isa_variant *v, kernel_args *a)
+{
+    (void)k;
+    /* aes_key wants 64-byte alignment, which malloc does not promise. */
+    size_t size = (sizeof(relay_crypto) + 63) / 64 * 64;
+    relay_crypto *rc = aligned_alloc(64, size);
+    if (rc)
+        must_init(relay_crypto_init(rc, v, a));
+    a->prepared = rc;
+}
+
+static void tor_release(const kernel *k, kernel_args *a)
+{
+    (void)k;
+    relay_crypto_free(a->prepared);
+    free(a->prepared);
+}
+
+/* Prepared: the circuit's running state goes on from cell to cell, as on a
+ * relay. Unprepared (kat, self-tests): one cell on a fresh circuit. */
+static int tor_run(const kernel *k, const isa_variant *v, const kernel_args *a,
+                   const uint8_t *in, size_t len, uint8_t *out)
+{
+    (void)k;
+    if (a->prepared)
+        return relay_crypt_cell(a->prepared, v, out, in, len) ? 1 : 0;
+    relay_crypto fresh;
+    must_init(relay_crypto_init(&fresh, v, a));
+    int rc = relay_crypt_cell(&fresh, v, out, in, len);
+    relay_crypto_free(&fresh);
+    must_init(rc);
+    return 0;
+}
+
+static const uint8_t bench_key[RELAY_KEY_BYTES] = "cyclebench relay";
+
+static void tor_bench_args(const kernel *k, kernel_args *a)
+{
+    (void)k;
+    *a = (kernel_args){ .key = bench_key, .key_len = sizeof bench_key,
+                        .has_key = 1 };
+}
+
+const kernel kernel_tor_relay_cell = {
+    .name = "tor-relay-cell",
+    .primitive = "tor-relay-cell",
+    .table = &aes_impls[0].v,
+    .row_size = sizeof aes_impls[0],
+    .check = tor_check,
+    .out_len = tor_out_len,
+    .run = tor_run,
+    .bench_args = tor_bench_args,
+    .prepare = tor_prepare,
+    .release = tor_release,
+    .options = KOPT_KEY | KOPT_IV,
+    .min_len = RELAY_HEADER_BYTES,
+};
