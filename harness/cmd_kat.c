@@ -54,8 +54,13 @@ static int select_variant(kat_request *r, const char *isa)
                     isa);
         return -1;
     }
+    const char *missing = r->k->unavailable ? r->k->unavailable(r->k) : NULL;
+    if (missing) {
+        usage_error("%s is unavailable: %s", r->k->name, missing);
+        return -1;
+    }
     if (!kernel_variant_usable(r->k, r->v)) {
-        usage_error("%s@%s is unsupported on this machine: pick a supported "
+        usage_error("%s@%s is unsupported on this CPU: pick a supported "
                     "one from 'cyclebench list'", r->k->name, r->v->isa);
         return -1;
     }

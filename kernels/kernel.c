@@ -4,20 +4,43 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aead/aead_kernels.h"
+#include "aes/aes_kernels.h"
 #include "blake2b/blake2b_kernels.h"
 #include "chacha/chacha_kernels.h"
-#include "lioness/lioness_kernels.h"
+#include "external/aes_external_kernels.h"
 #include "external/external_kernels.h"
+#include "external/more_external_kernels.h"
+#include "lioness/lioness_kernels.h"
 #include "memcpy/memcpy_kernels.h"
+#include "poly1305/poly1305_kernels.h"
+#include "rc4/rc4_kernels.h"
+#include "tor/tor_kernels.h"
 
+/* Ours by family, then other libraries' (what users would pick instead). */
 const kernel *const kernel_registry[] = {
     &kernel_chacha20, &kernel_chacha12, &kernel_chacha8,
     &kernel_xchacha20, &kernel_xchacha12, &kernel_xchacha8,
     &kernel_blake2b,
     &kernel_lioness, &kernel_lioness12, &kernel_lioness8,
+    &kernel_aes128_ctr, &kernel_aes256_ctr, &kernel_aes128_cbc,
+    &kernel_aes256_cbc, &kernel_aes128_xts, &kernel_aes256_xts,
+    &kernel_aes128_gcm, &kernel_aes256_gcm,
+    &kernel_poly1305, &kernel_chacha20_poly1305, &kernel_xchacha20_poly1305,
+    &kernel_rc4,
+    &kernel_tor_relay_cell,
     &kernel_memcpy,
+
     &kernel_openssl_chacha20, &kernel_openssl_blake2b512,
+    &kernel_openssl_aes128_ctr, &kernel_openssl_aes256_ctr,
+    &kernel_openssl_aes128_cbc, &kernel_openssl_aes128_xts,
+    &kernel_openssl_aes256_xts, &kernel_openssl_aes128_gcm,
+    &kernel_openssl_aes256_gcm, &kernel_openssl_chacha20_poly1305,
+    &kernel_openssl_rc4, &kernel_openssl_des_ede3_cbc, &kernel_openssl_bf_cbc,
+    &kernel_openssl_camellia_128_cbc, &kernel_openssl_camellia_256_cbc,
     &kernel_sodium_chacha20, &kernel_sodium_blake2b, &kernel_sodium_lioness,
+    &kernel_sodium_aes256gcm, &kernel_sodium_poly1305,
+    &kernel_sodium_chacha20poly1305_ietf, &kernel_sodium_xchacha20poly1305,
     NULL,
 };
 
@@ -142,10 +165,14 @@ int kernel_self_test(const kernel *k, const isa_variant *v, char *err,
     if (k->known_answer && k->known_answer(k, v, err, errlen))
         return -1;
     k->bench_args(k, &a);
-    for (size_t i = 0; i < sizeof self_test_lengths / sizeof *self_test_lengths; i++)
-        if (self_test_lengths[i] >= k->min_len &&
-            compare_on_length(k, v, ref_k, &a, self_test_lengths[i], err,
-                              errlen))
+    for (size_t i = 0; i < sizeof self_test_lengths / sizeof *self_test_lengths; i++) {
+        size_t len = self_test_lengths[i];
+        /* Lengths the kernel refuses (under LIONESS's 41 bytes, partial
+         * blocks for a CBC cipher) are never run, so are not compared. */
+        if (len < k->min_len || k->check(k, &a, len, err, errlen) != 0)
+            continue;
+        if (compare_on_length(k, v, ref_k, &a, len, err, errlen))
             return -1;
+    }
     return 0;
 }

@@ -14,6 +14,15 @@ int external_check(const kernel *k, const kernel_args *a, size_t len,
 size_t external_out_len(const kernel *k, const kernel_args *a, size_t len);
 void external_bench_args(const kernel *k, kernel_args *a);
 
+/* NULL when libsodium initialised, else why not (sodium_init is
+ * idempotent and thread-safe, so every call may ask). */
+const char *external_sodium_unavailable(const kernel *k);
+
+/* OpenSSL calls on fetched algorithms and checked arguments do not fail;
+ * if one does, OpenSSL itself is broken and no output can be trusted, so
+ * this aborts naming the call. */
+void external_openssl_must(int ok, const char *what);
+
 /* An external kernel checked against, and taking the arguments of, our
  * kernel ref. */
 #define EXTERNAL_KERNEL(kname, prim, ref, run_fn, unavailable_fn, opts)      \

@@ -24,16 +24,6 @@ static void fetch_algorithms(void)
     blake2b512_md = EVP_MD_fetch(NULL, "BLAKE2B-512", NULL);
 }
 
-/* EVP calls on fetched algorithms and checked arguments do not fail; if
- * one does, OpenSSL itself is broken and no output can be trusted. */
-static void must(int ok, const char *what)
-{
-    if (!ok) {
-        fprintf(stderr, "cyclebench: OpenSSL failed in %s\n", what);
-        abort();
-    }
-}
-
 static const char *openssl_chacha20_unavailable(const kernel *k)
 {
     (void)k;
@@ -68,7 +58,7 @@ static EVP_CIPHER_CTX *chacha20_ctx(void)
     static _Thread_local EVP_CIPHER_CTX *ctx;
     if (!ctx) {
         ctx = EVP_CIPHER_CTX_new();
-        must(ctx && EVP_EncryptInit_ex2(ctx, chacha20_cipher, NULL, NULL, NULL),
+        external_openssl_must(ctx && EVP_EncryptInit_ex2(ctx, chacha20_cipher, NULL, NULL, NULL),
              "EVP_EncryptInit_ex2");
     }
     return ctx;
@@ -84,12 +74,12 @@ static int openssl_chacha20_run(const kernel *k, const isa_variant *v,
     int n;
     EVP_CIPHER_CTX *ctx = chacha20_ctx();
     chacha20_iv(a, iv);
-    must(EVP_EncryptInit_ex2(ctx, NULL, a->key, iv, NULL),
+    external_openssl_must(EVP_EncryptInit_ex2(ctx, NULL, a->key, iv, NULL),
          "EVP_EncryptInit_ex2");
     /* EVP takes an int length. */
     for (size_t done = 0, chunk; done < len; done += chunk) {
         chunk = len - done < (1u << 30) ? len - done : (1u << 30);
-        must(EVP_EncryptUpdate(ctx, out + done, &n, in + done, (int)chunk),
+        external_openssl_must(EVP_EncryptUpdate(ctx, out + done, &n, in + done, (int)chunk),
              "EVP_EncryptUpdate");
     }
     return 0;
@@ -119,7 +109,7 @@ static EVP_MD_CTX *blake2b512_ctx(void)
     static _Thread_local EVP_MD_CTX *ctx;
     if (!ctx) {
         ctx = EVP_MD_CTX_new();
-        must(ctx != NULL, "EVP_MD_CTX_new");
+        external_openssl_must(ctx != NULL, "EVP_MD_CTX_new");
     }
     return ctx;
 }
@@ -133,7 +123,7 @@ static int openssl_blake2b512_run(const kernel *k, const isa_variant *v,
     (void)a;
     unsigned n;
     EVP_MD_CTX *ctx = blake2b512_ctx();
-    must(EVP_DigestInit_ex2(ctx, blake2b512_md, NULL) &&
+    external_openssl_must(EVP_DigestInit_ex2(ctx, blake2b512_md, NULL) &&
          EVP_DigestUpdate(ctx, in, len) && EVP_DigestFinal_ex(ctx, out, &n),
          "EVP_Digest*");
     return 0;

@@ -1,7 +1,6 @@
 /* libsodium's ChaCha20 and BLAKE2b (crypto_generichash), as registry
  * kernels. libsodium picks its own fastest implementation at sodium_init;
  * both functions take every argument our references accept. */
-#include <pthread.h>
 #include <sodium.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,21 +11,6 @@
 #include "../lioness/lioness_kernels.h"
 #include "external.h"
 #include "external_kernels.h"
-
-static int init_status;
-static pthread_once_t initialised = PTHREAD_ONCE_INIT;
-
-static void init_sodium(void)
-{
-    init_status = sodium_init();
-}
-
-static const char *sodium_unavailable(const kernel *k)
-{
-    (void)k;
-    pthread_once(&initialised, init_sodium);
-    return init_status < 0 ? "libsodium failed to initialise" : NULL;
-}
 
 static int sodium_chacha20_run(const kernel *k, const isa_variant *v,
                                const kernel_args *a, const uint8_t *in,
@@ -55,11 +39,11 @@ static int sodium_blake2b_run(const kernel *k, const isa_variant *v,
 
 const kernel kernel_sodium_chacha20 = EXTERNAL_KERNEL(
     "sodium:chacha20", "chacha", kernel_chacha20, sodium_chacha20_run,
-    sodium_unavailable, KOPT_KEY | KOPT_NONCE | KOPT_COUNTER);
+    external_sodium_unavailable, KOPT_KEY | KOPT_NONCE | KOPT_COUNTER);
 
 const kernel kernel_sodium_blake2b = EXTERNAL_KERNEL(
     "sodium:blake2b", "blake2b", kernel_blake2b, sodium_blake2b_run,
-    sodium_unavailable, KOPT_KEY | KOPT_OUTLEN);
+    external_sodium_unavailable, KOPT_KEY | KOPT_OUTLEN);
 
 /* LIONESS composed the way an application would with libsodium alone: its
  * ChaCha20 (DJB layout, counter 0) and keyed crypto_generichash, rekeying
@@ -129,7 +113,7 @@ const kernel kernel_sodium_lioness = {
     .run = sodium_lioness_run,
     .bench_args = external_bench_args,
     .reference = &kernel_lioness,
-    .unavailable = sodium_unavailable,
+    .unavailable = external_sodium_unavailable,
     .options = KOPT_KEY | KOPT_ROUNDS | KOPT_DECRYPT,
     .min_len = LIONESS_MIN_BLOCK,
 };
