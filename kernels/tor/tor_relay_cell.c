@@ -3,11 +3,17 @@
  * running SHA-1 digest of the relay crypto updated with the payload and
  * its first four bytes written into the relay header, then AES-128-CTR over
  * the payload. AES is ours at the chosen ISA (so the generic row is "without
- * AES-NI"); SHA-1 is OpenSSL's, through EVP, as Tor 0.4 uses it.
+ * AES-NI"); SHA-1 is OpenSSL's SHA1_Update, and the digest's current value
+ * is read from a copy of its context, as Tor's crypto_digest_get_digest
+ * does. (OpenSSL 3 deprecates that API; EVP's context copy allocates on
+ * every cell, which Tor does not pay.)
  *
  * Tor's CTR stream runs on across cells byte by byte; here each cell starts
  * at the next whole counter block, which costs the same work. */
-#include <openssl/evp.h>
+/* SHA1_Init and friends are deprecated in OpenSSL 3, still shipped, and
+ * what Tor's relay crypto calls. */
+#define OPENSSL_SUPPRESS_DEPRECATED
+#include <openssl/sha.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,8 +29,7 @@
 typedef struct relay_crypto {
     aes_key aes;
     uint8_t counter[16];
-    EVP_MD_CTX *running_digest;
-    EVP_MD_CTX *scratch; /* the running digest copied for its current value */
+    SHA_CTX running_digest;
 } relay_crypto;
 
 /* Tor seeds each direction's digest with key material; any fixed seed costs
@@ -39,19 +44,10 @@ static int relay_crypto_init(relay_crypto *rc, const isa_variant *v,
         memcpy(rc->counter, a->iv, sizeof rc->counter);
     else
         memset(rc->counter, 0, sizeof rc->counter);
-    rc->running_digest = EVP_MD_CTX_new();
-    rc->scratch = EVP_MD_CTX_new();
-    return rc->running_digest && rc->scratch &&
-           EVP_DigestInit_ex(rc->running_digest, EVP_sha1(), NULL) &&
-           EVP_DigestUpdate(rc->running_digest, digest_seed,
-                            sizeof digest_seed)
+    return SHA1_Init(&rc->running_digest) &&
+                   SHA1_Update(&rc->running_digest, digest_seed,
+                               sizeof digest_seed)
                ? 0 : -1;
-}
-
-static void relay_crypto_free(relay_crypto *rc)
-{
-    EVP_MD_CTX_free(rc->running_digest);
-    EVP_MD_CTX_free(rc->scratch);
 }
 
 /* The counter block as a 128-bit big-endian integer, plus n. */
@@ -67,13 +63,15 @@ static void advance_counter(uint8_t counter[16], uint64_t n)
 static int relay_crypt_cell(relay_crypto *rc, const isa_variant *v,
                             uint8_t *out, const uint8_t *in, size_t len)
 {
-    uint8_t digest[EVP_MAX_MD_SIZE];
+    uint8_t digest[SHA_DIGEST_LENGTH];
+    SHA_CTX current;
     if (out != in)
         memmove(out, in, len);
     memset(out + RELAY_DIGEST_OFFSET, 0, RELAY_DIGEST_BYTES);
-    if (!EVP_DigestUpdate(rc->running_digest, out, len) ||
-        !EVP_MD_CTX_copy_ex(rc->scratch, rc->running_digest) ||
-        !EVP_DigestFinal_ex(rc->scratch, digest, NULL))
+    if (!SHA1_Update(&rc->running_digest, out, len))
+        return -1;
+    current = rc->running_digest;
+    if (!SHA1_Final(digest, &current))
         return -1;
     memcpy(out + RELAY_DIGEST_OFFSET, digest, RELAY_DIGEST_BYTES);
     aes_ctr_xor((const aes_impl *)v, &rc->aes, out, out, len, rc->counter);
@@ -110,7 +108,7 @@ static size_t tor_out_len(const kernel *k, const kernel_args *a, size_t len)
     return len;
 }
 
-/* Abort rather than return a wrong cell: EVP's SHA-1 does not fail on a
+/* Abort rather than return a wrong cell: OpenSSL's SHA-1 does not fail on a
  * working OpenSSL, and a timed run must not go on without it. */
 static void must_init(int rc)
 {
@@ -134,7 +132,6 @@ static void tor_prepare(const kernel *k, const isa_variant *v, kernel_args *a)
 static void tor_release(const kernel *k, kernel_args *a)
 {
     (void)k;
-    relay_crypto_free(a->prepared);
     free(a->prepared);
 }
 
@@ -148,9 +145,7 @@ static int tor_run(const kernel *k, const isa_variant *v, const kernel_args *a,
         return relay_crypt_cell(a->prepared, v, out, in, len) ? 1 : 0;
     relay_crypto fresh;
     must_init(relay_crypto_init(&fresh, v, a));
-    int rc = relay_crypt_cell(&fresh, v, out, in, len);
-    relay_crypto_free(&fresh);
-    must_init(rc);
+    must_init(relay_crypt_cell(&fresh, v, out, in, len));
     return 0;
 }
 
