@@ -35,6 +35,7 @@ typedef struct bench_options {
     int cpu;
     const char *counters;
     int system_tune;
+    int decrypt;             /* --decrypt: time the inverse operation */
     const char *results_dir; /* NULL: no results files */
     const char *out_path;    /* --benchmark_out, NULL when not given */
     gb_format out_format;
@@ -185,6 +186,8 @@ static int parse_options(bench_options *o, int argc, char **argv)
             o->counters = value;
         else if (!strcmp(arg, "--no-system-tune"))
             o->system_tune = 0;
+        else if (!strcmp(arg, "--decrypt"))
+            o->decrypt = 1;
         else if (arg_value(arg, "--results-dir", &value)) {
             o->results_dir = value;
             if (!*value) {
@@ -197,7 +200,7 @@ static int parse_options(bench_options *o, int argc, char **argv)
         else {
             usage_error("bench: unknown option '%s' (options: --sizes= --isa= "
                         "--kernel= --cpu= --counters= --no-system-tune "
-                        "--results-dir= --benchmark_*)", arg);
+                        "--decrypt --results-dir= --benchmark_*)", arg);
             rc = -1;
         }
         if (rc)
@@ -241,6 +244,17 @@ static void publish(gb_state *s, const bench_case *c, uint64_t iterations,
     }
 }
 
+/* Turns the plaintext in buf into its ciphertext (out is scratch of the
+ * same length), so that a decryption is timed on what it would really get. */
+static void encrypt_in_place(const kernel *k, const isa_variant *v,
+                             kernel_args a, uint8_t *buf, size_t len,
+                             uint8_t *out)
+{
+    a.decrypt = 0;
+    k->run(k, v, &a, buf, len, out);
+    memcpy(buf, out, len);
+}
+
 /* The buffers are allocated, filled and run through once before timing, and
  * per-key setup done, so neither allocation, key expansion nor first-touch
  * page faults land in the timed loop. The TSC brackets the whole batch of
@@ -260,6 +274,8 @@ static void bench_kernel(gb_state *s, void *arg)
     else {
         for (size_t i = 0; i < c->len; i++)
             in[i] = (uint8_t)(i * 131 + 7);
+        if (a.decrypt)
+            encrypt_in_place(k, c->v, a, in, c->len, out);
         kernel_prepare(k, c->v, &a);
         k->run(k, c->v, &a, in, c->len, out);
     }
@@ -331,6 +347,23 @@ static size_t count_candidates(const bench_options *o)
     return n;
 }
 
+/* --decrypt times the inverse of what bench_args encrypts, on a real
+ * ciphertext of the same length: kernels whose decryption takes a tag or
+ * has none of its own (stream ciphers, hashes) are left out. */
+static int decryption_timeable(const kernel *k, const kernel_args *a,
+                               size_t len, char *why, size_t whylen)
+{
+    if (!(k->options & KOPT_DECRYPT))
+        snprintf(why, whylen, "no separate decryption: the same operation "
+                 "as timed without --decrypt");
+    else if (k->out_len(k, a, len) != len)
+        snprintf(why, whylen, "decryption takes a ciphertext and tag, not "
+                 "timed by --decrypt");
+    else
+        return 1;
+    return 0;
+}
+
 static size_t add_sizes(const bench_options *o, const kernel *k,
                         const isa_variant *v, bench_case *cases,
                         char *skipped, size_t skipped_len)
@@ -345,6 +378,12 @@ static size_t add_sizes(const bench_options *o, const kernel *k,
         k->bench_args(k, &c->args);
         snprintf(c->name, sizeof c->name, "%s@%s/%zu", k->name, v->isa,
                  c->len);
+        if (o->decrypt && !decryption_timeable(k, &c->args, c->len, err,
+                                               sizeof err)) {
+            note_skipped(skipped, skipped_len, c->name, err);
+            continue;
+        }
+        c->args.decrypt = o->decrypt;
         if (k->check(k, &c->args, c->len, err, sizeof err)) {
             snprintf(what, sizeof what, "%s", c->name);
             note_skipped(skipped, skipped_len, what, err);
@@ -420,6 +459,7 @@ static int run(const bench_options *o, const char *skipped, time_t started)
         .turbo = &turbo,
         .pinned_cpu = o->cpu,
         .skipped = skipped,
+        .direction = o->decrypt ? "decrypt" : "encrypt",
     });
     long ran = gb_run(formats, reports, n_reports, err, sizeof err);
     if (ran < 0) {

@@ -35,7 +35,7 @@ static void print_usage(FILE *f)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        usage_error("no subcommand: use one of list, kat, bench (see "
+        usage_error("no subcommand: use one of list, kat, bench, run (see "
                     "'cyclebench --help')");
         return EXIT_USAGE;
     }
@@ -46,7 +46,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < N_COMMANDS; i++)
         if (!strcmp(argv[1], commands[i].name))
             return commands[i].run(argc - 2, argv + 2);
-    usage_error("unknown subcommand '%s': use one of list, kat, bench (see "
+    usage_error("unknown subcommand '%s': use one of list, kat, bench, run (see "
                 "'cyclebench --help')", argv[1]);
     return EXIT_USAGE;
 }

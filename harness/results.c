@@ -42,6 +42,7 @@ void results_add_context(const results_context *c)
     gb_add_context("turbo", buf);
     add_number("pinned_cpu", "%.0f", c->pinned_cpu);
     gb_add_context("skipped", c->skipped);
+    gb_add_context("direction", c->direction);
     gb_add_context("compiler", CB_COMPILER);
     gb_add_context("cflags", CB_CFLAGS);
     gb_add_context("git_commit", CB_GIT_COMMIT);

@@ -22,6 +22,7 @@ typedef struct results_context {
     const sysctl_report *turbo;
     int pinned_cpu;
     const char *skipped; /* "kernel@isa (why), ..." or "" */
+    const char *direction; /* "encrypt" or "decrypt" (bench --decrypt) */
 } results_context;
 
 /* Add the context keys: cpu_model, cpu_features, tsc_hz, tsc_hz_source,

@@ -129,5 +129,21 @@ expect_usage_error "malformed Google Benchmark value" bench --benchmark_repetiti
 expect_usage_error "unknown output format" bench --benchmark_out_format=xml
 expect_usage_error "unknown subcommand" benchmark
 
+# --decrypt: CBC decryption is timed on a real ciphertext, a stream cipher
+# is skipped visibly (its decryption is the same operation), and the
+# results say which direction they hold.
+"$bin" bench --decrypt --kernel=aes128-cbc,chacha20 --isa=generic --sizes=64 \
+    "${quick[@]}" --benchmark_repetitions=1 --results-dir="$tmp/decrypt" \
+    >/dev/null 2>"$tmp/decrypt.err"
+check "bench --decrypt exits 0" [ $? -eq 0 ]
+check "bench --decrypt skips chacha20 visibly" \
+    grep -q '^skip chacha20@generic/64: no separate decryption' "$tmp/decrypt.err"
+check "bench --decrypt records direction and times CBC" "$python" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["context"]["direction"] == "decrypt"
+assert any(b["name"].startswith("aes128-cbc@generic/64") for b in d["benchmarks"])
+' "$tmp/decrypt/latest.json"
+
 echo "# counts: $passed $failed $skipped"
 [ $failed -eq 0 ]
