@@ -44,6 +44,13 @@ const kernel *const kernel_registry[] = {
     NULL,
 };
 
+size_t kernel_same_length(const kernel *k, const kernel_args *a, size_t len)
+{
+    (void)k;
+    (void)a;
+    return len;
+}
+
 const kernel *kernel_find(const char *name)
 {
     for (size_t i = 0; kernel_registry[i]; i++)

@@ -109,6 +109,9 @@ struct kernel {
     size_t min_len;
 };
 
+/* out_len of every kernel whose output is as long as its input. */
+size_t kernel_same_length(const kernel *k, const kernel_args *a, size_t len);
+
 /* NULL-terminated, in the order `list` prints them. */
 extern const kernel *const kernel_registry[];
 

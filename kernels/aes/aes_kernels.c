@@ -151,13 +151,6 @@ static int gcm_check(const kernel *k, const kernel_args *a, size_t len,
     return 0;
 }
 
-static size_t same_len(const kernel *k, const kernel_args *a, size_t len)
-{
-    (void)k;
-    (void)a;
-    return len;
-}
-
 static size_t gcm_out_len(const kernel *k, const kernel_args *a, size_t len)
 {
     (void)k;
@@ -405,18 +398,18 @@ static int aes_known_answer(const kernel *k, const isa_variant *v, char *err,
 #define XTS_OPTS (KOPT_KEY | KOPT_TWEAK | KOPT_SECTOR | KOPT_DECRYPT)
 #define GCM_OPTS (KOPT_KEY | KOPT_IV | KOPT_AAD | KOPT_DECRYPT)
 
-AES_KERNEL(kernel_aes128_ctr, "aes128-ctr", MODE_CTR, 16, ctr_check, same_len,
-           ctr_run, CTR_OPTS, 0);
-AES_KERNEL(kernel_aes256_ctr, "aes256-ctr", MODE_CTR, 32, ctr_check, same_len,
-           ctr_run, CTR_OPTS, 0);
-AES_KERNEL(kernel_aes128_cbc, "aes128-cbc", MODE_CBC, 16, cbc_check, same_len,
-           cbc_run, CBC_OPTS, 16);
-AES_KERNEL(kernel_aes256_cbc, "aes256-cbc", MODE_CBC, 32, cbc_check, same_len,
-           cbc_run, CBC_OPTS, 16);
-AES_KERNEL(kernel_aes128_xts, "aes128-xts", MODE_XTS, 32, xts_check, same_len,
-           xts_run, XTS_OPTS, 16);
-AES_KERNEL(kernel_aes256_xts, "aes256-xts", MODE_XTS, 64, xts_check, same_len,
-           xts_run, XTS_OPTS, 16);
+AES_KERNEL(kernel_aes128_ctr, "aes128-ctr", MODE_CTR, 16, ctr_check,
+           kernel_same_length, ctr_run, CTR_OPTS, 0);
+AES_KERNEL(kernel_aes256_ctr, "aes256-ctr", MODE_CTR, 32, ctr_check,
+           kernel_same_length, ctr_run, CTR_OPTS, 0);
+AES_KERNEL(kernel_aes128_cbc, "aes128-cbc", MODE_CBC, 16, cbc_check,
+           kernel_same_length, cbc_run, CBC_OPTS, 16);
+AES_KERNEL(kernel_aes256_cbc, "aes256-cbc", MODE_CBC, 32, cbc_check,
+           kernel_same_length, cbc_run, CBC_OPTS, 16);
+AES_KERNEL(kernel_aes128_xts, "aes128-xts", MODE_XTS, 32, xts_check,
+           kernel_same_length, xts_run, XTS_OPTS, 16);
+AES_KERNEL(kernel_aes256_xts, "aes256-xts", MODE_XTS, 64, xts_check,
+           kernel_same_length, xts_run, XTS_OPTS, 16);
 AES_KERNEL(kernel_aes128_gcm, "aes128-gcm", MODE_GCM, 16, gcm_check,
            gcm_out_len, gcm_run, GCM_OPTS, 0);
 AES_KERNEL(kernel_aes256_gcm, "aes256-gcm", MODE_GCM, 32, gcm_check,

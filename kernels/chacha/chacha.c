@@ -135,13 +135,6 @@ static int xchacha_check(const kernel *k, const kernel_args *a, size_t len,
     return 0;
 }
 
-static size_t chacha_out_len(const kernel *k, const kernel_args *a, size_t len)
-{
-    (void)k;
-    (void)a;
-    return len;
-}
-
 static int chacha_run(const kernel *k, const isa_variant *v,
                       const kernel_args *a, const uint8_t *in, size_t len,
                       uint8_t *out)
@@ -253,7 +246,7 @@ static int chacha_known_answer(const kernel *k, const isa_variant *v,
     {                                                                         \
         .name = nm, .primitive = #prim, .table = &chacha_impls[0].v,          \
         .row_size = sizeof chacha_impls[0], .param = r,                       \
-        .check = prim##_check, .out_len = chacha_out_len, .run = prim##_run,  \
+        .check = prim##_check, .out_len = kernel_same_length, .run = prim##_run,  \
         .bench_args = prim##_bench_args,                                      \
         .options = KOPT_KEY | KOPT_NONCE | KOPT_COUNTER,                      \
         .known_answer = kat,                                                  \

@@ -246,13 +246,6 @@ static int cbc_check(const kernel *k, const kernel_args *a, size_t len,
     return 0;
 }
 
-static size_t cbc_out_len(const kernel *k, const kernel_args *a, size_t len)
-{
-    (void)k;
-    (void)a;
-    return len;
-}
-
 static const char *cbc_unavailable(const kernel *k)
 {
     return cipher_unavailable((enum cipher_id)k->param);
@@ -386,7 +379,7 @@ const kernel kernel_openssl_rc4 = {
         .row_size = sizeof external_row[0],                                   \
         .param = id,                                                          \
         .check = cbc_check,                                                   \
-        .out_len = cbc_out_len,                                               \
+        .out_len = kernel_same_length,                                               \
         .run = cbc_run,                                                       \
         .bench_args = cbc_bench_args,                                         \
         .unavailable = cbc_unavailable,                                       \

@@ -158,14 +158,6 @@ static int lioness_check(const kernel *k, const kernel_args *a, size_t len,
     return 0;
 }
 
-static size_t lioness_out_len(const kernel *k, const kernel_args *a,
-                              size_t len)
-{
-    (void)k;
-    (void)a;
-    return len;
-}
-
 static void lioness_setup_from_args(const kernel *k, const isa_variant *v,
                                     const kernel_args *a, lioness_key *lk)
 {
@@ -280,7 +272,7 @@ static int lioness_known_answer(const kernel *k, const isa_variant *v,
         .row_size = sizeof lioness_impls[0],                                  \
         .param = r,                                                           \
         .check = lioness_check,                                               \
-        .out_len = lioness_out_len,                                           \
+        .out_len = kernel_same_length,                                           \
         .run = lioness_run,                                                   \
         .bench_args = lioness_bench_args,                                     \
         .prepare = lioness_prepare,                                           \

@@ -22,13 +22,6 @@ static int rc4_check(const kernel *k, const kernel_args *a, size_t len,
     return 0;
 }
 
-static size_t rc4_out_len(const kernel *k, const kernel_args *a, size_t len)
-{
-    (void)k;
-    (void)a;
-    return len;
-}
-
 static int rc4_run(const kernel *k, const isa_variant *v,
                    const kernel_args *a, const uint8_t *in, size_t len,
                    uint8_t *out)
@@ -58,7 +51,7 @@ const kernel kernel_rc4 = {
     .table = &rc4_impls[0].v,
     .row_size = sizeof rc4_impls[0],
     .check = rc4_check,
-    .out_len = rc4_out_len,
+    .out_len = kernel_same_length,
     .run = rc4_run,
     .bench_args = rc4_bench_args,
     .options = KOPT_KEY,
