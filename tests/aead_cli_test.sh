@@ -4,15 +4,7 @@
 # round trips, a bad tag exiting 1 with nothing on stdout, and bad input
 # exiting 2.
 set -u
-bin=${1:-build/cyclebench}
-passed=0 failed=0 skipped=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-ok()    { passed=$((passed + 1)); echo "ok   $1"; }
-fail()  { failed=$((failed + 1)); echo "FAIL $1"; }
-hex()   { od -An -v -tx1 | tr -d ' \n'; }
-unhex() { sed 's/../\\x&/g' | xargs -0 printf '%b'; }
+. "$(dirname "$0")/cli_lib.sh"
 
 # expect_hex <name> <want hex> <input hex> <args...>
 expect_hex() {
@@ -146,5 +138,4 @@ expect_status "camellia-128-cbc partial block" 2 0011 openssl:camellia-128-cbc \
 expect_status "des-ede3-cbc missing --iv" 2 0000000000000000 openssl:des-ede3-cbc \
     --key=0123456789abcdef23456789abcdef01456789abcdef0123
 
-echo "# counts: $passed $failed $skipped"
-[ $failed -eq 0 ]
+finish

@@ -3,21 +3,13 @@
 # every supported ISA, --decrypt inverting them, a wrong GCM tag giving exit
 # 1 with nothing on stdout, and bad options refused with exit 2.
 set -u
-bin=${1:-build/cyclebench}
-passed=0 failed=0 skipped=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-ok()    { passed=$((passed + 1)); echo "ok   $1"; }
-fail()  { failed=$((failed + 1)); echo "FAIL $1"; }
-hex()   { od -An -v -tx1 | tr -d ' \n'; }
-unhex() { printf "$(printf '%s' "$1" | sed 's/../\\x&/g')"; }
+. "$(dirname "$0")/cli_lib.sh"
 
 # expect_kat <name> <input hex> <want hex> <args...>
 expect_kat() {
     local name=$1 input=$2 want=$3; shift 3
     local got
-    got=$(unhex "$input" | "$bin" kat "$@" | hex)
+    got=$(printf '%s' "$input" | unhex | "$bin" kat "$@" | hex)
     [ "$got" = "$want" ] && ok "$name" || fail "$name: got $got"
 }
 
@@ -25,7 +17,7 @@ expect_kat() {
 # nothing on stdout, one line on stderr.
 expect_status() {
     local name=$1 want=$2 input=$3; shift 3
-    unhex "$input" | "$bin" kat "$@" >"$tmp/out" 2>"$tmp/err"
+    printf '%s' "$input" | unhex | "$bin" kat "$@" >"$tmp/out" 2>"$tmp/err"
     local status=$? lines
     lines=$(wc -l <"$tmp/err")
     if [ $status -eq "$want" ] && [ ! -s "$tmp/out" ] && [ "$lines" -eq 1 ]; then
@@ -89,8 +81,8 @@ while read -r kernel isa support; do
 done <"$tmp/list"
 
 # The same sector as --sector=N and as its little-endian --tweak.
-a=$(unhex "$sp$sp" | "$bin" kat aes256-xts --key=$k256$k256 --sector=258 | hex)
-b=$(unhex "$sp$sp" | "$bin" kat aes256-xts --key=$k256$k256 --tweak=02010000000000000000000000000000 | hex)
+a=$(printf '%s' "$sp$sp" | unhex | "$bin" kat aes256-xts --key=$k256$k256 --sector=258 | hex)
+b=$(printf '%s' "$sp$sp" | unhex | "$bin" kat aes256-xts --key=$k256$k256 --tweak=02010000000000000000000000000000 | hex)
 [ -n "$a" ] && [ "$a" = "$b" ] && ok "aes256-xts --sector=258 == --tweak=0201..." || fail "--sector differs from --tweak: $a vs $b"
 
 expect_status "cbc under 16 bytes" 2 616263 aes128-cbc --key=$k128 --iv=$iv
@@ -119,5 +111,4 @@ else
     skipped=$((skipped + 1)); echo "SKIP sodium:aes256gcm: unsupported here"
 fi
 
-echo "# counts: $passed $failed $skipped"
-[ $failed -eq 0 ]
+finish

@@ -2,14 +2,7 @@
 # The command line's contract: `list` format, `kat` known answers, and bad
 # input giving one line on stderr, exit status 2 and nothing on stdout.
 set -u
-bin=${1:-build/cyclebench}
-passed=0 failed=0 skipped=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-ok()   { passed=$((passed + 1)); echo "ok   $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL $1"; }
-hex()  { od -An -v -tx1 | tr -d ' \n'; }
+. "$(dirname "$0")/cli_lib.sh"
 
 # expect_hex <name> <want hex> <stdin text> <args...>
 expect_hex() {
@@ -72,7 +65,6 @@ expect_hex "kat memcpy copies" 616263 abc memcpy
 lioness_key=$(sed -n 's/^key=//p' tests/vectors/lioness_compat.txt | head -1)
 lioness_block=$(sed -n 's/^block=//p' tests/vectors/lioness_compat.txt | head -1)
 lioness_ct=$(sed -n 's/^ciphertext=//p' tests/vectors/lioness_compat.txt | head -1)
-unhex() { sed 's/../\\x&/g' | xargs -0 printf '%b'; }
 printf '%s' "$lioness_block" | unhex >"$tmp/block"
 got=$("$bin" kat lioness --key="$lioness_key" <"$tmp/block" | hex)
 [ "$got" = "$lioness_ct" ] && ok "kat lioness compat vector 0" || fail "kat lioness: got $got"
@@ -108,5 +100,4 @@ expect_usage_error "blake2b with nonce" kat blake2b --nonce=00
 expect_usage_error "unknown option" kat blake2b --rounds=7
 expect_usage_error "list with arguments" list extra
 
-echo "# counts: $passed $failed $skipped"
-[ $failed -eq 0 ]
+finish
