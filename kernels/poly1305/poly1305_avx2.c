@@ -70,30 +70,5 @@ mul_loop_avx2(__m256i h[5], const uint64_t (*rows)[POLY1305_MAX_LANES])
 }
 #define VECTOR_MUL_LOOP mul_loop_avx2
 
+#define POLY1305_ISA avx2
 #include "poly1305_vector.h"
-
-/* Each path in a function of its own: inlined into one, the scalar loop's
- * registers were allocated around the vector code's and ran at half
- * speed. */
-static __attribute__((noinline)) void
-poly1305_vector_avx2(poly1305_state *st, const uint8_t *in, size_t len,
-                     uint64_t padbit)
-{
-    vector_blocks(st, in, len, padbit);
-}
-
-static __attribute__((noinline)) void
-poly1305_scalar_avx2(poly1305_state *st, const uint8_t *in, size_t len,
-                     uint64_t padbit)
-{
-    poly1305_scalar_blocks(st, in, len, padbit);
-}
-
-void poly1305_blocks_avx2(poly1305_state *st, const uint8_t *in,
-                          size_t len, uint64_t padbit)
-{
-    size_t wide = vector_part(len);
-    if (wide)
-        poly1305_vector_avx2(st, in, wide, padbit);
-    poly1305_scalar_avx2(st, in + wide, len - wide, padbit);
-}

@@ -26,30 +26,5 @@
 #define V_LANE0(x) _mm512_maskz_set1_epi64(1, (long long)(x))
 #define V_HSUM(v) ((uint64_t)_mm512_reduce_add_epi64(v))
 
+#define POLY1305_ISA avx512
 #include "poly1305_vector.h"
-
-/* Each path in a function of its own: inlined into one, the scalar loop's
- * registers were allocated around the vector code's and ran at half
- * speed. */
-static __attribute__((noinline)) void
-poly1305_vector_avx512(poly1305_state *st, const uint8_t *in, size_t len,
-                       uint64_t padbit)
-{
-    vector_blocks(st, in, len, padbit);
-}
-
-static __attribute__((noinline)) void
-poly1305_scalar_avx512(poly1305_state *st, const uint8_t *in, size_t len,
-                       uint64_t padbit)
-{
-    poly1305_scalar_blocks(st, in, len, padbit);
-}
-
-void poly1305_blocks_avx512(poly1305_state *st, const uint8_t *in,
-                            size_t len, uint64_t padbit)
-{
-    size_t wide = vector_part(len);
-    if (wide)
-        poly1305_vector_avx512(st, in, wide, padbit);
-    poly1305_scalar_avx512(st, in + wide, len - wide, padbit);
-}

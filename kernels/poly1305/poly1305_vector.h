@@ -4,9 +4,10 @@
  * the tests run here, one width up (and tests/poly1305_avx512_emulated_
  * test.sh runs the avx512 file itself on plain-C intrinsics).
  *
- * The includer defines VEC, LANES and the V_* operations on 64-bit lanes
- * (V_MUL multiplies the low 32 bits of each lane, as vpmuludq does), and
- * may define VECTOR_MUL_LOOP.
+ * The includer defines POLY1305_ISA (the suffix of the functions this
+ * defines: poly1305_blocks_<isa> and its two paths), VEC, LANES and the V_*
+ * operations on 64-bit lanes (V_MUL multiplies the low 32 bits of each
+ * lane, as vpmuludq does), and may define VECTOR_MUL_LOOP.
  *
  * Lane j accumulates blocks j, j + LANES, j + 2 LANES, ... in five 26-bit
  * limbs: h = (h + m) r^LANES per group of LANES blocks, and the last group
@@ -154,6 +155,37 @@ POLY1305_INLINE size_t vector_part(size_t len)
 {
     return len >= 2 * POLY1305_GROUP_BYTES ? len - len % POLY1305_GROUP_BYTES
                                            : 0;
+}
+
+#define POLY1305_PASTE2(a, b) a##_##b
+#define POLY1305_PASTE(a, b) POLY1305_PASTE2(a, b)
+#define POLY1305_ISA_NAME(name) POLY1305_PASTE(name, POLY1305_ISA)
+
+/* Each path in a function of its own: inlined into one, the scalar loop's
+ * registers were allocated around the vector code's and ran at half
+ * speed. The names carry the ISA so that profiles tell the variants
+ * apart. */
+static __attribute__((noinline)) void
+POLY1305_ISA_NAME(poly1305_vector)(poly1305_state *st, const uint8_t *in,
+                                   size_t len, uint64_t padbit)
+{
+    vector_blocks(st, in, len, padbit);
+}
+
+static __attribute__((noinline)) void
+POLY1305_ISA_NAME(poly1305_scalar)(poly1305_state *st, const uint8_t *in,
+                                   size_t len, uint64_t padbit)
+{
+    poly1305_scalar_blocks(st, in, len, padbit);
+}
+
+void POLY1305_ISA_NAME(poly1305_blocks)(poly1305_state *st, const uint8_t *in,
+                                        size_t len, uint64_t padbit)
+{
+    size_t wide = vector_part(len);
+    if (wide)
+        POLY1305_ISA_NAME(poly1305_vector)(st, in, wide, padbit);
+    POLY1305_ISA_NAME(poly1305_scalar)(st, in + wide, len - wide, padbit);
 }
 
 #endif
