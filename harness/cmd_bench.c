@@ -21,7 +21,6 @@
 #define MAX_SIZES 64
 #define MAX_SIZE (1u << 30)
 #define MAX_GB_ARGS 64
-#define BUFFER_ALIGN 64
 
 static const size_t default_sizes[] = {
     8, 64, 509, 576, 1536, 4096, 16384, 65536,
@@ -212,12 +211,6 @@ static int parse_options(bench_options *o, int argc, char **argv)
 
 /* The benchmark */
 
-static uint8_t *alloc_buffer(size_t len)
-{
-    size_t rounded = (len + BUFFER_ALIGN - 1) / BUFFER_ALIGN * BUFFER_ALIGN;
-    return aligned_alloc(BUFFER_ALIGN, rounded ? rounded : BUFFER_ALIGN);
-}
-
 static void publish(gb_state *s, const bench_case *c, uint64_t iterations,
                     uint64_t ticks, const double pmu_values[])
 {
@@ -264,8 +257,8 @@ static void bench_kernel(gb_state *s, void *arg)
     const bench_case *c = arg;
     const kernel *k = c->k;
     kernel_args a = c->args;
-    uint8_t *in = alloc_buffer(c->len);
-    uint8_t *out = alloc_buffer(k->out_len(k, &c->args, c->len));
+    uint8_t *in = kernel_buffer(c->len);
+    uint8_t *out = kernel_buffer(k->out_len(k, &c->args, c->len));
     double pmu_values[PMU_MAX_EVENTS];
     uint64_t n = gb_state_max_iterations(s), ticks = 0;
     int pmu_rc = 0;

@@ -20,6 +20,7 @@
 #include "../kernels/kernel.h"
 #include "args.h"
 #include "commands.h"
+#include "gbench.h"
 #include "pmu.h"
 #include "sysctl.h"
 #include "timer.h"
@@ -29,7 +30,6 @@
 #define MAX_SECONDS 3600.0
 #define MAX_SIZE (1u << 30)
 #define MAX_STAGES 16
-#define BUFFER_ALIGN 64
 /* Calls between clock checks grow until a batch takes this many TSC ticks
  * (about a millisecond), so checking the clock costs nothing measurable. */
 #define BATCH_TICKS 2000000u
@@ -143,22 +143,11 @@ static int parse_options(run_options *o, int argc, char **argv)
 
 /* The loop */
 
-static uint8_t *alloc_buffer(size_t len)
-{
-    size_t rounded = (len + BUFFER_ALIGN - 1) / BUFFER_ALIGN * BUFFER_ALIGN;
-    return aligned_alloc(BUFFER_ALIGN, rounded ? rounded : BUFFER_ALIGN);
-}
-
 static double clock_seconds(clockid_t clock)
 {
     struct timespec ts;
     clock_gettime(clock, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static inline void clobber_memory(void)
-{
-    __asm__ volatile("" : : : "memory");
 }
 
 /* Calls k until `seconds` of TSC have passed; staged calls add their stage
@@ -183,7 +172,7 @@ static void run_loop(const run_options *o, const kernel_args *a,
                 k->run_staged(k, o->v, a, in, o->size, out, r->stage_ticks);
             else
                 k->run(k, o->v, a, in, o->size, out);
-            clobber_memory();
+            gb_clobber_memory();
         }
         r->calls += batch;
         now = timer_start();
@@ -304,8 +293,8 @@ static int self_test(const run_options *o)
 static int measure(const run_options *o, kernel_args *a, pmu_group *pmu)
 {
     const kernel *k = o->k;
-    uint8_t *in = alloc_buffer(o->size);
-    uint8_t *out = alloc_buffer(k->out_len(k, a, o->size));
+    uint8_t *in = kernel_buffer(o->size);
+    uint8_t *out = kernel_buffer(k->out_len(k, a, o->size));
     loop_result r, staged;
     int with_stages = o->stages && k->run_staged && k->n_stages <= MAX_STAGES;
     if (!in || !out) {

@@ -44,6 +44,12 @@ const kernel *const kernel_registry[] = {
     NULL,
 };
 
+uint8_t *kernel_buffer(size_t len)
+{
+    size_t rounded = (len + 63) / 64 * 64;
+    return aligned_alloc(64, rounded ? rounded : 64);
+}
+
 size_t kernel_same_length(const kernel *k, const kernel_args *a, size_t len)
 {
     (void)k;

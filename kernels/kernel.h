@@ -109,6 +109,11 @@ struct kernel {
     size_t min_len;
 };
 
+/* A buffer for a kernel's input or output, aligned to a cache line (64
+ * bytes) and rounded up to whole lines, so that timing never depends on
+ * where malloc happened to put it; free() it. NULL when out of memory. */
+uint8_t *kernel_buffer(size_t len);
+
 /* out_len of every kernel whose output is as long as its input. */
 size_t kernel_same_length(const kernel *k, const kernel_args *a, size_t len);
 
