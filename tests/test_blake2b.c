@@ -103,6 +103,48 @@ static void test_vs_libsodium(const blake2b_impl *impl)
     }
 }
 
+/* blake2b_x4 against four libsodium hashes with four different keys, from
+ * keyed states (as LIONESS keeps them) and from fresh unkeyed ones, at
+ * every length around the block boundaries. */
+static void test_x4(const blake2b_impl *impl)
+{
+    enum { MAX = 600 };
+    static uint8_t msg[4][MAX], key[4][BLAKE2B_KEY_BYTES];
+    uint64_t seed = 4;
+    CASE("blake2b_x4 == four crypto_generichash, lengths 1-%d, keyed and not @%s%s",
+         MAX, impl->v.isa, impl->compress_x4 ? "" : " (one by one)");
+    if (!usable(impl))
+        return;
+    check_fill_random(&msg[0][0], sizeof msg, &seed);
+    check_fill_random(&key[0][0], sizeof key, &seed);
+    for (size_t keylen = 0; keylen <= BLAKE2B_KEY_BYTES; keylen += 64) {
+        size_t outlen = keylen ? 40 : 64;
+        blake2b_state st[4];
+        const blake2b_state *start[4];
+        const uint8_t *in[4];
+        uint8_t got[4][BLAKE2B_OUT_BYTES], want[BLAKE2B_OUT_BYTES];
+        uint8_t *out[4];
+        for (unsigned j = 0; j < 4; j++) {
+            blake2b_init(&st[j], impl, outlen, keylen ? key[j] : NULL, keylen);
+            if (keylen)
+                blake2b_absorb_key_block(&st[j]);
+            start[j] = &st[j];
+            in[j] = msg[j];
+            out[j] = got[j];
+        }
+        for (size_t len = 1; len <= MAX; len++) {
+            blake2b_x4(impl, start, in, len, out);
+            for (unsigned j = 0; j < 4; j++) {
+                crypto_generichash(want, outlen, msg[j], len,
+                                   keylen ? key[j] : NULL, keylen);
+                if (!CHECK(memcmp(got[j], want, outlen) == 0,
+                           "len %zu lane %u key %zu", len, j, keylen))
+                    return;
+            }
+        }
+    }
+}
+
 int main(void)
 {
     json *kat = json_load(vector_path("blake2b_kat.json"));
@@ -111,6 +153,7 @@ int main(void)
     for (const blake2b_impl *impl = blake2b_impls; impl->v.isa; impl++) {
         test_known_answers(impl, kat);
         test_vs_libsodium(impl);
+        test_x4(impl);
     }
     json_free(kat);
     return check_finish();

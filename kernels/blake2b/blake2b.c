@@ -8,11 +8,12 @@
 #include "blake2b_kernels.h"
 
 const blake2b_impl blake2b_impls[] = {
-    { { "avx512", CPU_AVX512 }, blake2b_compress_avx512 },
-    { { "avx2", CPU_AVX2 }, blake2b_compress_avx2 },
-    { { "sse41", CPU_SSE41 }, blake2b_compress_sse41 },
-    { { "generic", 0 }, blake2b_compress_generic },
-    { { NULL, 0 }, NULL },
+    { { "avx512", CPU_AVX512 }, blake2b_compress_avx512,
+      blake2b_compress_x4_avx512 },
+    { { "avx2", CPU_AVX2 }, blake2b_compress_avx2, blake2b_compress_x4_avx2 },
+    { { "sse41", CPU_SSE41 }, blake2b_compress_sse41, NULL },
+    { { "generic", 0 }, blake2b_compress_generic, NULL },
+    { { NULL, 0 }, NULL, NULL },
 };
 
 static void blake2b_store64(uint8_t *p, uint64_t x)
@@ -85,6 +86,56 @@ void blake2b_final(blake2b_state *s, uint8_t *out)
     /* The chaining value of a keyed hash is as good as the key for
      * extending messages, and buf now holds the untruncated digest. */
     explicit_bzero(s, sizeof *s);
+}
+
+static void blake2b_one_by_one(const blake2b_state *const start[4],
+                               const uint8_t *const in[4], size_t len,
+                               uint8_t *const out[4])
+{
+    for (unsigned j = 0; j < 4; j++) {
+        blake2b_state s = *start[j];
+        blake2b_update(&s, in[j], len);
+        blake2b_final(&s, out[j]);
+    }
+}
+
+void blake2b_x4(const blake2b_impl *impl, const blake2b_state *const start[4],
+                const uint8_t *const in[4], size_t len, uint8_t *const out[4])
+{
+    if (!impl->compress_x4) {
+        blake2b_one_by_one(start, in, len, out);
+        return;
+    }
+    uint64_t h[8][4], t[2] = { start[0]->t[0], start[0]->t[1] };
+    uint8_t last[4][BLAKE2B_BLOCK_BYTES];
+    for (unsigned j = 0; j < 4; j++)
+        for (unsigned i = 0; i < 8; i++)
+            h[i][j] = start[j]->h[i];
+
+    /* As in blake2b_update: the last block, full or not, goes alone with
+     * the flag set. */
+    size_t full = (len - 1) / BLAKE2B_BLOCK_BYTES;
+    size_t rem = len - full * BLAKE2B_BLOCK_BYTES;
+    impl->compress_x4(h, t, in, full, BLAKE2B_BLOCK_BYTES, 0);
+    const uint8_t *tail[4];
+    for (unsigned j = 0; j < 4; j++) {
+        memcpy(last[j], in[j] + full * BLAKE2B_BLOCK_BYTES, rem);
+        memset(last[j] + rem, 0, BLAKE2B_BLOCK_BYTES - rem);
+        tail[j] = last[j];
+    }
+    impl->compress_x4(h, t, tail, 1, rem, ~(uint64_t)0);
+
+    uint8_t digest[BLAKE2B_OUT_BYTES];
+    size_t words = (start[0]->outlen + 7) / 8;
+    for (unsigned j = 0; j < 4; j++) {
+        for (unsigned i = 0; i < words; i++)
+            blake2b_store64(digest + 8 * i, h[i][j]);
+        memcpy(out[j], digest, start[j]->outlen);
+    }
+    /* As in blake2b_final: keyed chaining values are as good as keys. The
+     * tail blocks hold only message bytes, which the caller has anyway. */
+    explicit_bzero(h, sizeof h);
+    explicit_bzero(digest, sizeof digest);
 }
 
 void blake2b(const blake2b_impl *impl, uint8_t *out, size_t outlen,

@@ -35,3 +35,6 @@ BLAKE2B_INLINE __m256i blake2b_ror63_avx2(__m256i x)
 
 /* blake2b_compress_avx2 */
 #include "blake2b_ymm.h"
+
+/* blake2b_compress_x4_avx2 */
+#include "blake2b_x4_ymm.h"

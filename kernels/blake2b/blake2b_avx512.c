@@ -33,3 +33,6 @@ BLAKE2B_INLINE __m256i blake2b_ror63_avx512(__m256i x)
 
 /* blake2b_compress_avx512 */
 #include "blake2b_ymm.h"
+
+/* blake2b_compress_x4_avx512 */
+#include "blake2b_x4_ymm.h"
