@@ -214,10 +214,11 @@ static int parse_options(bench_options *o, int argc, char **argv)
 static void publish(gb_state *s, const bench_case *c, uint64_t iterations,
                     uint64_t ticks, const double pmu_values[])
 {
-    double bytes = (double)iterations * (double)c->len;
+    size_t per_call = c->len * kernel_batch(c->k);
+    double bytes = (double)iterations * (double)per_call;
     double tsc_per_byte = (double)ticks / bytes;
     char name[96];
-    gb_state_set_bytes_processed(s, (int64_t)(iterations * c->len));
+    gb_state_set_bytes_processed(s, (int64_t)(iterations * per_call));
     gb_state_set_counter(s, "tsc_cycles_per_byte", tsc_per_byte,
                          GB_COUNTER_DEFAULT);
     gb_state_set_counter(s, "core_cycles_per_byte", core_cycles_index >= 0 ?
@@ -245,7 +246,7 @@ static void encrypt_in_place(const kernel *k, const isa_variant *v,
 {
     a.decrypt = 0;
     k->run(k, v, &a, buf, len, out);
-    memcpy(buf, out, len);
+    memcpy(buf, out, len * kernel_batch(k));
 }
 
 /* The buffers are allocated, filled and run through once before timing, and
@@ -257,15 +258,16 @@ static void bench_kernel(gb_state *s, void *arg)
     const bench_case *c = arg;
     const kernel *k = c->k;
     kernel_args a = c->args;
-    uint8_t *in = kernel_buffer(c->len);
-    uint8_t *out = kernel_buffer(k->out_len(k, &c->args, c->len));
+    size_t batch = kernel_batch(k);
+    uint8_t *in = kernel_buffer(c->len * batch);
+    uint8_t *out = kernel_buffer(k->out_len(k, &c->args, c->len) * batch);
     double pmu_values[PMU_MAX_EVENTS];
     uint64_t n = gb_state_max_iterations(s), ticks = 0;
     int pmu_rc = 0;
     if (!in || !out)
         gb_state_skip_with_error(s, "out of memory for the buffers");
     else {
-        for (size_t i = 0; i < c->len; i++)
+        for (size_t i = 0; i < c->len * batch; i++)
             in[i] = (uint8_t)(i * 131 + 7);
         if (a.decrypt)
             encrypt_in_place(k, c->v, a, in, c->len, out);

@@ -193,12 +193,21 @@ static int run_request(const kat_request *r)
         usage_error("kat: could not read the message from stdin");
         return EXIT_USAGE;
     }
+    size_t batch = kernel_batch(r->k);
+    if (len % batch) {
+        usage_error("%s takes %zu messages of one length back to back: "
+                    "the input's %zu bytes do not divide by %zu", r->k->name,
+                    batch, len, batch);
+        free(in);
+        return EXIT_USAGE;
+    }
+    len /= batch;
     if (r->k->check(r->k, &r->a, len, err, sizeof err)) {
         usage_error("%s", err);
         free(in);
         return EXIT_USAGE;
     }
-    size_t out_len = r->k->out_len(r->k, &r->a, len);
+    size_t out_len = r->k->out_len(r->k, &r->a, len) * batch;
     uint8_t *out = malloc(out_len + 1);
     int status = 0;
     if (!out) {

@@ -204,6 +204,13 @@ static void print_json_string(const char *s)
     putchar('"');
 }
 
+/* Bytes one call processes: size is per message, and a batch kernel takes
+ * several. */
+static double call_bytes(const run_options *o)
+{
+    return (double)(o->size * kernel_batch(o->k));
+}
+
 static void print_stages(const run_options *o, const loop_result *s,
                          double ratio)
 {
@@ -213,14 +220,14 @@ static void print_stages(const run_options *o, const loop_result *s,
         sum += s->stage_ticks[i];
     printf(",\n  \"staged_calls\": %llu,\n  \"staged_tsc_cycles_per_byte\": "
            "%.4f,\n  \"stages\": [", (unsigned long long)s->calls,
-           (double)s->ticks / ((double)s->calls * o->size));
+           (double)s->ticks / ((double)s->calls * call_bytes(o)));
     for (size_t i = 0; i < k->n_stages; i++) {
         double per_call = (double)s->stage_ticks[i] / (double)s->calls;
         printf("%s\n    {\"name\": ", i ? "," : "");
         print_json_string(k->stage_names[i]);
         printf(", \"tsc_ticks_per_call\": %.2f, \"tsc_cycles_per_byte\": %.4f, "
                "\"core_cycles_per_byte\": %.4f, \"percent\": %.2f}", per_call,
-               per_call / o->size, per_call / o->size * ratio,
+               per_call / call_bytes(o), per_call / call_bytes(o) * ratio,
                sum ? 100.0 * s->stage_ticks[i] / sum : 0.0);
     }
     printf("\n  ]");
@@ -230,7 +237,7 @@ static void print_result(const run_options *o, const loop_result *r,
                          const loop_result *staged)
 {
     const timer_info *t = timer_get_info();
-    double bytes = (double)r->calls * o->size;
+    double bytes = (double)r->calls * call_bytes(o);
     double tsc_per_byte = (double)r->ticks / bytes;
     double core_per_byte = r->core_cycles >= 0 ? r->core_cycles / bytes
                                                : tsc_per_byte * t->core_tsc_ratio;
@@ -293,8 +300,9 @@ static int self_test(const run_options *o)
 static int measure(const run_options *o, kernel_args *a, pmu_group *pmu)
 {
     const kernel *k = o->k;
-    uint8_t *in = kernel_buffer(o->size);
-    uint8_t *out = kernel_buffer(k->out_len(k, a, o->size));
+    size_t batch = kernel_batch(k);
+    uint8_t *in = kernel_buffer(o->size * batch);
+    uint8_t *out = kernel_buffer(k->out_len(k, a, o->size) * batch);
     loop_result r, staged;
     int with_stages = o->stages && k->run_staged && k->n_stages <= MAX_STAGES;
     if (!in || !out) {
@@ -303,7 +311,7 @@ static int measure(const run_options *o, kernel_args *a, pmu_group *pmu)
         free(out);
         return 1;
     }
-    for (size_t i = 0; i < o->size; i++)
+    for (size_t i = 0; i < o->size * batch; i++)
         in[i] = (uint8_t)(i * 131 + 7);
     kernel_prepare(k, o->v, a);
     k->run(k, o->v, a, in, o->size, out);

@@ -22,7 +22,7 @@ const kernel *const kernel_registry[] = {
     &kernel_chacha20, &kernel_chacha12, &kernel_chacha8,
     &kernel_xchacha20, &kernel_xchacha12, &kernel_xchacha8,
     &kernel_blake2b,
-    &kernel_lioness, &kernel_lioness12, &kernel_lioness8,
+    &kernel_lioness, &kernel_lioness12, &kernel_lioness8, &kernel_lioness_x4,
     &kernel_aes128_ctr, &kernel_aes256_ctr, &kernel_aes128_cbc,
     &kernel_aes256_cbc, &kernel_aes128_xts, &kernel_aes256_xts,
     &kernel_aes128_gcm, &kernel_aes256_gcm,
@@ -100,20 +100,26 @@ static const size_t self_test_lengths[] = {
     1023, 1024, 1025, 2047, 2049, 4096,
 };
 
+size_t kernel_batch(const kernel *k)
+{
+    return k->batch ? k->batch : 1;
+}
+
 static int compare_on_length(const kernel *k, const isa_variant *v,
                              const kernel *ref_k, const kernel_args *a,
                              size_t len, char *err, size_t errlen)
 {
     const isa_variant *ref = kernel_generic_variant(ref_k);
-    size_t out_len = k->out_len(k, a, len);
-    uint8_t *in = malloc(len + 1), *want = malloc(out_len + 1),
+    size_t batch = kernel_batch(k);
+    size_t out_len = k->out_len(k, a, len) * batch;
+    uint8_t *in = malloc(len * batch + 1), *want = malloc(out_len + 1),
             *got = malloc(out_len + 1);
     int rc = -1;
     if (!in || !want || !got) {
         snprintf(err, errlen, "out of memory at %zu bytes", len);
         goto done;
     }
-    for (size_t i = 0; i < len; i++)
+    for (size_t i = 0; i < len * batch; i++)
         in[i] = (uint8_t)(i * 7 + 3);
     int want_rc = ref_k->run(ref_k, ref, a, in, len, want);
     int got_rc = k->run(k, v, a, in, len, got);
@@ -136,7 +142,7 @@ int kernel_check_known_answer(const kernel *k, const isa_variant *v,
                               const char *source, char *err, size_t errlen)
 {
     uint8_t *got = malloc(want_len + 1);
-    int ok = got && k->out_len(k, a, len) == want_len &&
+    int ok = got && k->out_len(k, a, len) * kernel_batch(k) == want_len &&
              k->run(k, v, a, in, len, got) == 0 &&
              memcmp(got, want, want_len) == 0;
     free(got);

@@ -107,7 +107,15 @@ struct kernel {
     /* Shortest message run() accepts (LIONESS: 41 bytes); self-tests and
      * benchmarks leave shorter lengths out. */
     size_t min_len;
+    /* Messages per call, 0 meaning 1: run() then gets batch messages of len
+     * bytes back to back and writes their batch outputs back to back
+     * (LIONESS's four-cell kernel). len, check(), out_len() and benchmark
+     * sizes all speak of one message; bytes per second count them all. */
+    size_t batch;
 };
+
+/* k->batch, with 0 read as 1. */
+size_t kernel_batch(const kernel *k);
 
 /* A buffer for a kernel's input or output, aligned to a cache line (64
  * bytes) and rounded up to whole lines, so that timing never depends on
@@ -130,8 +138,9 @@ const isa_variant *kernel_best_variant(const kernel *k);
 /* The last row: the portable reference every variant is compared with. */
 const isa_variant *kernel_generic_variant(const kernel *k);
 
-/* For known_answer hooks: run v on (a, in) and compare with want. Returns
- * 0, or writes "<kernel>@<isa> fails <source>" into err. */
+/* For known_answer hooks: run v on (a, in) and compare with want. in holds
+ * kernel_batch(k) messages of len bytes, want their outputs. Returns 0, or
+ * writes "<kernel>@<isa> fails <source>" into err. */
 int kernel_check_known_answer(const kernel *k, const isa_variant *v,
                               const kernel_args *a, const uint8_t *in,
                               size_t len, const uint8_t *want, size_t want_len,

@@ -55,7 +55,8 @@ PARTS = [
     ("BLAKE2b key and finalisation", re.compile(r"^blake2b_")),
     ("ChaCha stream", re.compile(r"chacha")),
     ("copies and xors", re.compile(
-        r"^(__)?mem(cpy|move|set)|^lioness_|^explicit_bzero")),
+        r"^(__)?mem(cpy|move|set)|^lioness_|^(hash|stream)_round"
+        r"|^explicit_bzero")),
     ("driver and harness", re.compile(r"^(cmd_|run_loop|timer_|main$)")),
 ]
 # Which part a stage of run_staged belongs to, by its name's first word.

@@ -35,7 +35,7 @@ if [ $? -eq 0 ] && awk '/^#/ { next }
 else
     fail "list format"
 fi
-for k in chacha20 chacha12 chacha8 xchacha20 xchacha12 xchacha8 blake2b lioness lioness12 lioness8 memcpy; do
+for k in chacha20 chacha12 chacha8 xchacha20 xchacha12 xchacha8 blake2b lioness lioness12 lioness8 lioness-x4 memcpy; do
     grep -q "^$k generic supported$" "$tmp/list" && ok "list has $k generic" ||
         fail "list lacks '$k generic supported'"
 done
@@ -70,6 +70,14 @@ got=$("$bin" kat lioness --key="$lioness_key" <"$tmp/block" | hex)
 [ "$got" = "$lioness_ct" ] && ok "kat lioness compat vector 0" || fail "kat lioness: got $got"
 got=$(printf '%s' "$lioness_ct" | unhex | "$bin" kat lioness --key="$lioness_key" --decrypt | hex)
 [ "$got" = "$lioness_block" ] && ok "kat lioness --decrypt compat vector 0" || fail "kat lioness --decrypt: got $got"
+
+# lioness-x4: the vector in all four cells gives its ciphertext four times.
+cat "$tmp/block" "$tmp/block" "$tmp/block" "$tmp/block" >"$tmp/cells"
+got=$("$bin" kat lioness-x4 --key="$lioness_key" <"$tmp/cells" | hex)
+[ "$got" = "$lioness_ct$lioness_ct$lioness_ct$lioness_ct" ] &&
+    ok "kat lioness-x4 compat vector 0 in four cells" || fail "kat lioness-x4: got $got"
+INPUT=$(printf '%0203d' 0) expect_usage_error "lioness-x4 input of 203 bytes (not four cells)" kat lioness-x4 --key="$lioness_key"
+INPUT=$(printf '%0160d' 0) expect_usage_error "lioness-x4 cells of 40 bytes" kat lioness-x4 --key="$lioness_key"
 
 INPUT=$(printf '%040d' 0) expect_usage_error "lioness block of 40 bytes" kat lioness --key="$lioness_key"
 INPUT=$(printf '%0100d' 0) expect_usage_error "lioness key of 207 bytes" kat lioness --key="${lioness_key:2}"

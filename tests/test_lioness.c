@@ -134,6 +134,78 @@ static void test_vs_libsodium(const lioness_impl *impl)
     }
 }
 
+/* Four cells under four different keys, four at a time, against each cell
+ * encrypted alone by generic; then decrypted back four at a time. */
+static void test_x4(const lioness_impl *impl, unsigned rounds)
+{
+    enum { CELLS = LIONESS_X4, MAX = 1100 };
+    static uint8_t key[CELLS][LIONESS_KEY_BYTES], plain[CELLS][MAX],
+        buf[CELLS][MAX], want[MAX];
+    uint64_t seed = 40 + rounds;
+    lioness_key k[CELLS], ref[CELLS];
+    const lioness_key *keys[CELLS];
+    uint8_t *cells[CELLS];
+    CASE("lioness%u four cells, four keys, == one by one, lengths %d-%d @%s",
+         rounds, LIONESS_MIN_BLOCK, MAX, impl->v.isa);
+    if (!usable(impl))
+        return;
+    for (unsigned j = 0; j < CELLS; j++) {
+        check_fill_random(key[j], sizeof key[j], &seed);
+        lioness_setup(&k[j], impl, key[j], rounds);
+        lioness_setup(&ref[j], generic_impl(), key[j], rounds);
+        keys[j] = &k[j];
+        cells[j] = buf[j];
+    }
+    for (size_t len = LIONESS_MIN_BLOCK; len <= MAX; len++) {
+        for (unsigned j = 0; j < CELLS; j++) {
+            check_fill_random(plain[j], len, &seed);
+            memcpy(buf[j], plain[j], len);
+        }
+        lioness_encrypt_x4(keys, cells, len, NULL);
+        for (unsigned j = 0; j < CELLS; j++) {
+            lioness_encrypt(&ref[j], want, plain[j], len);
+            if (!CHECK(memcmp(buf[j], want, len) == 0,
+                       "len %zu cell %u differs from generic", len, j))
+                return;
+        }
+        lioness_decrypt_x4(keys, cells, len);
+        for (unsigned j = 0; j < CELLS; j++)
+            if (!CHECK(memcmp(buf[j], plain[j], len) == 0,
+                       "len %zu cell %u round trip", len, j))
+                return;
+    }
+}
+
+/* The lioness-x4 kernel, as kat and the benchmarks call it: four cells
+ * back to back under one key, against the lioness kernel cell by cell. */
+static void test_x4_kernel(const lioness_impl *impl)
+{
+    enum { CELL = 509 };
+    static uint8_t key[LIONESS_KEY_BYTES], in[LIONESS_X4 * CELL],
+        got[LIONESS_X4 * CELL], want[CELL];
+    uint64_t seed = 509;
+    const kernel *x4 = &kernel_lioness_x4, *one = &kernel_lioness;
+    CASE("lioness-x4 kernel == lioness kernel per cell, both directions @%s",
+         impl->v.isa);
+    if (!usable(impl))
+        return;
+    check_fill_random(key, sizeof key, &seed);
+    check_fill_random(in, sizeof in, &seed);
+    for (int decrypt = 0; decrypt <= 1; decrypt++) {
+        kernel_args a = { .key = key, .key_len = sizeof key, .has_key = 1,
+                          .decrypt = decrypt };
+        CHECK(kernel_batch(x4) == LIONESS_X4, "batch %zu", kernel_batch(x4));
+        kernel_prepare(x4, &impl->v, &a);
+        x4->run(x4, &impl->v, &a, in, CELL, got);
+        kernel_release(x4, &a);
+        for (unsigned j = 0; j < LIONESS_X4; j++) {
+            one->run(one, &impl->v, &a, in + j * CELL, CELL, want);
+            CHECK(memcmp(got + j * CELL, want, CELL) == 0, "cell %u %s", j,
+                  decrypt ? "decrypt" : "encrypt");
+        }
+    }
+}
+
 int main(void)
 {
     if (sodium_init() < 0)
@@ -145,6 +217,9 @@ int main(void)
         test_round_trips(impl, 12);
         test_round_trips(impl, 8);
         test_vs_libsodium(impl);
+        test_x4(impl, 20);
+        test_x4(impl, 8);
+        test_x4_kernel(impl);
     }
     return check_finish();
 }

@@ -16,29 +16,37 @@ static const int offsets[][2] = { { 0, 0 }, { 1, 3 }, { 7, 5 }, { 3, -1 } };
 static void compare_variant(const kernel *k, const isa_variant *v)
 {
     const isa_variant *ref = kernel_generic_variant(k);
-    static uint8_t in_buf[MAX_LEN + 16], out_buf[MAX_LEN + 80],
-        want[MAX_LEN + 64];
+    size_t batch = kernel_batch(k);
+    uint8_t *in_buf = malloc(MAX_LEN * batch + 16),
+            *out_buf = malloc((MAX_LEN + 80) * batch),
+            *want = malloc((MAX_LEN + 64) * batch);
     kernel_args a;
     k->bench_args(k, &a);
+    if (!CHECK(in_buf && out_buf && want, "out of memory"))
+        goto done;
     for (size_t o = 0; o < sizeof offsets / sizeof offsets[0]; o++) {
         for (size_t len = k->min_len; len <= MAX_LEN; len++) {
-            size_t out_len = k->out_len(k, &a, len);
+            size_t out_len = k->out_len(k, &a, len) * batch;
             uint8_t *in = in_buf + offsets[o][0];
             int in_place = offsets[o][1] < 0;
             /* In place only where output and input are the same size. */
-            if (in_place && out_len != len)
+            if (in_place && out_len != len * batch)
                 continue;
             uint8_t *out = in_place ? in : out_buf + offsets[o][1];
-            for (size_t i = 0; i < len; i++)
+            for (size_t i = 0; i < len * batch; i++)
                 in[i] = (uint8_t)(i * 31 + len);
             k->run(k, ref, &a, in, len, want);
             k->run(k, v, &a, in, len, out);
             if (!CHECK(memcmp(out, want, out_len) == 0,
                        "len %zu in+%d out%+d", len, offsets[o][0],
                        offsets[o][1]))
-                return;
+                goto done;
         }
     }
+done:
+    free(in_buf);
+    free(out_buf);
+    free(want);
 }
 
 /* chacha20, except that every variant but generic flips one output bit

@@ -49,36 +49,42 @@ static void keyed_hash_state(blake2b_state *s, const blake2b_impl *impl,
 void lioness_setup(lioness_key *k, const lioness_impl *impl,
                    const uint8_t key[LIONESS_KEY_BYTES], unsigned rounds)
 {
-    const blake2b_impl *hash = lioness_blake2b(impl);
     k->chacha = lioness_chacha(impl);
+    k->hash = lioness_blake2b(impl);
     k->rounds = rounds;
-    memcpy(k->k1, key, LIONESS_L_BYTES);
-    keyed_hash_state(&k->h2, hash, key + 40);
-    memcpy(k->k3, key + 104, LIONESS_L_BYTES);
-    keyed_hash_state(&k->h4, hash, key + 144);
+    memcpy(k->stream_key[0], key, LIONESS_L_BYTES);
+    keyed_hash_state(&k->hash_state[0], k->hash, key + 40);
+    memcpy(k->stream_key[1], key + 104, LIONESS_L_BYTES);
+    keyed_hash_state(&k->hash_state[1], k->hash, key + 144);
 }
 
-/* R ^= S(L ^ K) */
+/* R ^= S(L ^ K1) in pass 0, S(L ^ K3) in pass 1. */
 static void stream_round(const lioness_key *k, uint8_t *block, size_t len,
-                         const uint8_t subkey[LIONESS_L_BYTES])
+                         unsigned pass)
 {
     uint8_t t[LIONESS_L_BYTES];
     for (size_t i = 0; i < LIONESS_L_BYTES; i++)
-        t[i] = block[i] ^ subkey[i];
+        t[i] = block[i] ^ k->stream_key[pass][i];
     chacha_djb_xor(k->chacha, block + LIONESS_L_BYTES,
                    block + LIONESS_L_BYTES, len - LIONESS_L_BYTES, t + 8, t, 0,
                    k->rounds);
 }
 
-/* L ^= H(K, R), starting from the precomputed keyed state. */
-static void hash_round(uint8_t *block, size_t len, const blake2b_state *keyed)
+static void xor_into_l(uint8_t *block, const uint8_t h[LIONESS_L_BYTES])
 {
-    blake2b_state s = *keyed;
+    for (size_t i = 0; i < LIONESS_L_BYTES; i++)
+        block[i] ^= h[i];
+}
+
+/* L ^= H(K2, R) in pass 0, H(K4, R) in pass 1, from the keyed state. */
+static void hash_round(const lioness_key *k, uint8_t *block, size_t len,
+                       unsigned pass)
+{
+    blake2b_state s = k->hash_state[pass];
     uint8_t h[LIONESS_L_BYTES];
     blake2b_update(&s, block + LIONESS_L_BYTES, len - LIONESS_L_BYTES);
     blake2b_final(&s, h);
-    for (size_t i = 0; i < LIONESS_L_BYTES; i++)
-        block[i] ^= h[i];
+    xor_into_l(block, h);
 }
 
 /* Adds the ticks since *last to ticks[stage]; a no-op when not staged. */
@@ -99,13 +105,13 @@ static void encrypt_block(const lioness_key *k, uint8_t *out,
     if (out != in)
         memcpy(out, in, len);
     stamp(ticks, LIONESS_STAGE_COPY, &last);
-    stream_round(k, out, len, k->k1);
+    stream_round(k, out, len, 0);
     stamp(ticks, LIONESS_STAGE_S1, &last);
-    hash_round(out, len, &k->h2);
+    hash_round(k, out, len, 0);
     stamp(ticks, LIONESS_STAGE_H1, &last);
-    stream_round(k, out, len, k->k3);
+    stream_round(k, out, len, 1);
     stamp(ticks, LIONESS_STAGE_S2, &last);
-    hash_round(out, len, &k->h4);
+    hash_round(k, out, len, 1);
     stamp(ticks, LIONESS_STAGE_H2, &last);
 }
 
@@ -127,10 +133,64 @@ void lioness_decrypt(const lioness_key *k, uint8_t *out, const uint8_t *in,
 {
     if (out != in)
         memcpy(out, in, len);
-    hash_round(out, len, &k->h4);
-    stream_round(k, out, len, k->k3);
-    hash_round(out, len, &k->h2);
-    stream_round(k, out, len, k->k1);
+    hash_round(k, out, len, 1);
+    stream_round(k, out, len, 1);
+    hash_round(k, out, len, 0);
+    stream_round(k, out, len, 0);
+}
+
+/* Four cells. ChaCha already fills its vector lanes with one cell's eight
+ * keystream blocks, so the S passes stay per cell; the H passes go four
+ * cells at a time. */
+
+static void stream_round_x4(const lioness_key *const k[LIONESS_X4],
+                            uint8_t *const cell[LIONESS_X4], size_t len,
+                            unsigned pass)
+{
+    for (unsigned j = 0; j < LIONESS_X4; j++)
+        stream_round(k[j], cell[j], len, pass);
+}
+
+static void hash_round_x4(const lioness_key *const k[LIONESS_X4],
+                          uint8_t *const cell[LIONESS_X4], size_t len,
+                          unsigned pass)
+{
+    uint8_t h[LIONESS_X4][LIONESS_L_BYTES];
+    const blake2b_state *start[LIONESS_X4];
+    const uint8_t *r[LIONESS_X4];
+    uint8_t *out[LIONESS_X4];
+    for (unsigned j = 0; j < LIONESS_X4; j++) {
+        start[j] = &k[j]->hash_state[pass];
+        r[j] = cell[j] + LIONESS_L_BYTES;
+        out[j] = h[j];
+    }
+    blake2b_x4(k[0]->hash, start, r, len - LIONESS_L_BYTES, out);
+    for (unsigned j = 0; j < LIONESS_X4; j++)
+        xor_into_l(cell[j], h[j]);
+}
+
+void lioness_encrypt_x4(const lioness_key *const k[LIONESS_X4],
+                        uint8_t *const cell[LIONESS_X4], size_t len,
+                        uint64_t *ticks)
+{
+    uint64_t last = ticks ? __rdtsc() : 0;
+    stream_round_x4(k, cell, len, 0);
+    stamp(ticks, LIONESS_STAGE_S1, &last);
+    hash_round_x4(k, cell, len, 0);
+    stamp(ticks, LIONESS_STAGE_H1, &last);
+    stream_round_x4(k, cell, len, 1);
+    stamp(ticks, LIONESS_STAGE_S2, &last);
+    hash_round_x4(k, cell, len, 1);
+    stamp(ticks, LIONESS_STAGE_H2, &last);
+}
+
+void lioness_decrypt_x4(const lioness_key *const k[LIONESS_X4],
+                        uint8_t *const cell[LIONESS_X4], size_t len)
+{
+    hash_round_x4(k, cell, len, 1);
+    stream_round_x4(k, cell, len, 1);
+    hash_round_x4(k, cell, len, 0);
+    stream_round_x4(k, cell, len, 0);
 }
 
 /* Registry kernels. */
@@ -180,16 +240,22 @@ static void lioness_release(const kernel *k, kernel_args *a)
     free(a->prepared);
 }
 
+/* The prepared key, or one set up in *local when there is none. */
+static const lioness_key *key_for(const kernel *k, const isa_variant *v,
+                                  const kernel_args *a, lioness_key *local)
+{
+    if (a->prepared)
+        return a->prepared;
+    lioness_setup_from_args(k, v, a, local);
+    return local;
+}
+
 static int lioness_run_staged(const kernel *k, const isa_variant *v,
                               const kernel_args *a, const uint8_t *in,
                               size_t len, uint8_t *out, uint64_t *ticks)
 {
     lioness_key local;
-    const lioness_key *lk = a->prepared;
-    if (!lk) {
-        lioness_setup_from_args(k, v, a, &local);
-        lk = &local;
-    }
+    const lioness_key *lk = key_for(k, v, a, &local);
     if (a->decrypt)
         lioness_decrypt(lk, out, in, len);
     else if (ticks)
@@ -250,21 +316,60 @@ static const uint8_t compat_ciphertext[128] = {
     0x12, 0xa7, 0x85, 0x6a, 0xe4, 0xd6, 0x28, 0x4f,
 };
 
+/* The vector in each of the kernel's cells (one for lioness, four for
+ * lioness-x4), so that every lane of a batch is checked. */
 static int lioness_known_answer(const kernel *k, const isa_variant *v,
                                 char *err, size_t errlen)
 {
     static const uint8_t zero_key[LIONESS_KEY_BYTES];
+    uint8_t in[LIONESS_X4][sizeof compat_block];
+    uint8_t want[LIONESS_X4][sizeof compat_ciphertext];
+    size_t cells = kernel_batch(k);
     kernel_args a = {
         .key = zero_key, .key_len = sizeof zero_key, .has_key = 1,
         .rounds = 20, .has_rounds = 1,
     };
-    return kernel_check_known_answer(k, v, &a, compat_block,
-                                     sizeof compat_block, compat_ciphertext,
-                                     sizeof compat_ciphertext,
+    for (size_t j = 0; j < cells; j++) {
+        memcpy(in[j], compat_block, sizeof compat_block);
+        memcpy(want[j], compat_ciphertext, sizeof compat_ciphertext);
+    }
+    return kernel_check_known_answer(k, v, &a, in[0], sizeof compat_block,
+                                     want[0], cells * sizeof want[0],
                                      "go-lioness vector 0", err, errlen);
 }
 
-#define LIONESS_KERNEL(var, kname, r)                                         \
+/* lioness-x4: four cells of len bytes back to back, under one key (a
+ * relay's cells of one circuit; lioness_encrypt_x4 itself takes a key per
+ * cell). */
+static int lioness_x4_run_staged(const kernel *k, const isa_variant *v,
+                                 const kernel_args *a, const uint8_t *in,
+                                 size_t len, uint8_t *out, uint64_t *ticks)
+{
+    lioness_key local;
+    const lioness_key *lk = key_for(k, v, a, &local);
+    const lioness_key *keys[LIONESS_X4] = { lk, lk, lk, lk };
+    uint8_t *cells[LIONESS_X4];
+    uint64_t last = ticks ? __rdtsc() : 0;
+    if (out != in)
+        memcpy(out, in, len * LIONESS_X4);
+    stamp(ticks, LIONESS_STAGE_COPY, &last);
+    for (unsigned j = 0; j < LIONESS_X4; j++)
+        cells[j] = out + j * len;
+    if (a->decrypt)
+        lioness_decrypt_x4(keys, cells, len);
+    else
+        lioness_encrypt_x4(keys, cells, len, ticks);
+    return 0;
+}
+
+static int lioness_x4_run(const kernel *k, const isa_variant *v,
+                          const kernel_args *a, const uint8_t *in, size_t len,
+                          uint8_t *out)
+{
+    return lioness_x4_run_staged(k, v, a, in, len, out, NULL);
+}
+
+#define LIONESS_KERNEL(var, kname, r, run_fn, staged_fn, cells)             \
     const kernel var = {                                                      \
         .name = kname,                                                        \
         .primitive = "lioness",                                               \
@@ -273,18 +378,24 @@ static int lioness_known_answer(const kernel *k, const isa_variant *v,
         .param = r,                                                           \
         .check = lioness_check,                                               \
         .out_len = kernel_same_length,                                           \
-        .run = lioness_run,                                                   \
+        .run = run_fn,                                                        \
         .bench_args = lioness_bench_args,                                     \
         .prepare = lioness_prepare,                                           \
         .release = lioness_release,                                           \
         .options = KOPT_KEY | KOPT_ROUNDS | KOPT_DECRYPT,                     \
-        .run_staged = lioness_run_staged,                                     \
+        .run_staged = staged_fn,                                              \
         .known_answer = lioness_known_answer,                                 \
         .stage_names = lioness_stage_names,                                   \
         .n_stages = LIONESS_STAGES,                                           \
         .min_len = LIONESS_MIN_BLOCK,                                         \
+        .batch = cells,                                                       \
     }
 
-LIONESS_KERNEL(kernel_lioness, "lioness", 20);
-LIONESS_KERNEL(kernel_lioness12, "lioness12", 12);
-LIONESS_KERNEL(kernel_lioness8, "lioness8", 8);
+LIONESS_KERNEL(kernel_lioness, "lioness", 20, lioness_run, lioness_run_staged,
+               1);
+LIONESS_KERNEL(kernel_lioness12, "lioness12", 12, lioness_run,
+               lioness_run_staged, 1);
+LIONESS_KERNEL(kernel_lioness8, "lioness8", 8, lioness_run,
+               lioness_run_staged, 1);
+LIONESS_KERNEL(kernel_lioness_x4, "lioness-x4", 20, lioness_x4_run,
+               lioness_x4_run_staged, LIONESS_X4);

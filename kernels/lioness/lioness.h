@@ -36,13 +36,18 @@ extern const lioness_impl lioness_impls[];
 const chacha_impl *lioness_chacha(const lioness_impl *impl);
 const blake2b_impl *lioness_blake2b(const lioness_impl *impl);
 
+/* LIONESS runs two passes of S then H: pass 0 with K1, K2, pass 1 with
+ * K3, K4 (decryption runs them backwards). */
+#define LIONESS_PASSES 2
+
 /* Expanded key. The keyed BLAKE2b states have already compressed their key
  * block: it depends only on K2 and K4, so each H costs only R's blocks. */
 typedef struct lioness_key {
     const chacha_impl *chacha;
+    const blake2b_impl *hash;
     unsigned rounds;
-    uint8_t k1[LIONESS_L_BYTES], k3[LIONESS_L_BYTES];
-    blake2b_state h2, h4;
+    uint8_t stream_key[LIONESS_PASSES][LIONESS_L_BYTES]; /* K1, K3 */
+    blake2b_state hash_state[LIONESS_PASSES];           /* from K2, K4 */
 } lioness_key;
 
 /* Where the cycles of one block go, in TSC ticks, for the profile's stage
@@ -71,5 +76,19 @@ void lioness_decrypt(const lioness_key *k, uint8_t *out, const uint8_t *in,
 void lioness_encrypt_staged(const lioness_key *k, uint8_t *out,
                             const uint8_t *in, size_t len,
                             uint64_t ticks[LIONESS_STAGES]);
+
+/* Four cells of len >= LIONESS_MIN_BLOCK bytes, in place, cell j under key
+ * k[j] (all four set up from one row with one round count). The four H
+ * passes of each step run together in the lanes of blake2b_x4, which is
+ * where a relay with several cells to hand gains: one cell's BLAKE2b blocks
+ * are a chain of dependent steps, four cells' are independent. ticks, when
+ * not NULL, gets each stage's TSC ticks added, as in the staged call above
+ * (no copy stage: the cells are already in place). */
+#define LIONESS_X4 4
+void lioness_encrypt_x4(const lioness_key *const k[LIONESS_X4],
+                        uint8_t *const cell[LIONESS_X4], size_t len,
+                        uint64_t *ticks);
+void lioness_decrypt_x4(const lioness_key *const k[LIONESS_X4],
+                        uint8_t *const cell[LIONESS_X4], size_t len);
 
 #endif
