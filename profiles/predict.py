@@ -123,6 +123,10 @@ def predict(named_rows, annotate, driver_command, model, out_dir):
                                  else None, bytes_per_call, model, out_dir)
         entries.append(entry)
         sections.append(section)
+        if hits is not None and not entry["iterations_per_call"]:
+            notes.append(f"{entry['symbol']}: its loop at +"
+                         f"{entry['loop_header']} did not run in the counted "
+                         "call, so its bytes per iteration are unknown")
     with open(os.path.join(out_dir, "mca.txt"), "w") as f:
         f.write("\n".join(sections))
     known = [e for e in entries if e["predicted_cycles_per_byte"]]

@@ -428,20 +428,19 @@ def plot(result, path):
 
 @functools.lru_cache(maxsize=None)
 def prediction_model(mcpu):
-    """The llvm-mca model for MCPU, or None after one line on stderr saying
-    why there is none: the profile goes on without a prediction."""
+    """(llvm-mca model for MCPU, None), or (None, why not) after one line
+    on stderr saying so: the profile goes on without a prediction."""
     try:
-        return mca.resolve(mcpu)
+        return mca.resolve(mcpu), None
     except mca.McaError as e:
         print(f"profile: {e}; profiling without a prediction", file=sys.stderr)
-        return None
+        return None, str(e)
 
 
 def prediction(args, perf, data, result, tmp):
-    model = prediction_model(args.mcpu)
+    model, why_not = prediction_model(args.mcpu)
     if model is None:
-        return predict.unavailable("no llvm-mca prediction: see the message "
-                                   "on stderr")
+        return predict.unavailable(why_not)
     try:
         return predict.predict(named_rows(result),
                                lambda symbol: annotate(perf, data, symbol),
@@ -473,9 +472,10 @@ def headline(result):
 
 def prediction_lines(result):
     lines = ["", f"  prediction:    {headline(result)}"]
-    if result["mcpu"]:
-        lines.append(f"  model:         llvm-mca -mcpu={result['mcpu']} "
-                     f"({result['mcpu_source']}); its output in mca.txt")
+    if not result["mcpu"]:
+        return lines
+    lines.append(f"  model:         llvm-mca -mcpu={result['mcpu']} "
+                 f"({result['mcpu_source']}); its output in mca.txt")
     lines += [f"  note:          {n}" for n in result["prediction_notes"]]
     for e in result["mca"]:
         lines.append(f"  {e['symbol']} ({e['self_percent']:.1f}% of samples): "

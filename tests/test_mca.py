@@ -4,24 +4,16 @@ a made-up listing shaped like AES-CTR's (a rotated loop with a cold path
 placed before it, and out-of-line code jumping back); the llvm-mca parser
 on real llvm-mca 19 output; gdb's hit counts; and predict's arithmetic.
 Run by tests/profile_test.sh."""
-import os
 import shutil
-import sys
 
 import pytest
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-sys.path.insert(0, os.path.join(ROOT, "profiles"))
+from profile_fixtures import fixture  # also puts profiles/ on the path
 import hot_loop  # noqa: E402
 import loop_count  # noqa: E402
 import mca  # noqa: E402
 import perf_parse  # noqa: E402
 import predict  # noqa: E402
-
-
-def fixture(name):
-    with open(os.path.join(ROOT, "profiles", "fixtures", name)) as f:
-        return f.read()
 
 
 def chacha_listing():
