@@ -193,7 +193,7 @@ def prediction_rows(side_a, side_b):
         ("predicted cycles/byte", kernel(side_a, "predicted_cycles_per_byte",
                                          "{:.2f}"),
          kernel(side_b, "predicted_cycles_per_byte", "{:.2f}")),
-        ("measured cycles/byte, those loops",
+        ("measured cycles/byte, those loops, on CPU",
          kernel(side_a, "measured_loop_cycles_per_byte", "{:.2f}"),
          kernel(side_b, "measured_loop_cycles_per_byte", "{:.2f}")),
         ("share of the model's bound", kernel(side_a, "model_fraction",

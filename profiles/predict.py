@@ -14,7 +14,9 @@ loops each:
    bounds them.
 Predicted cycles/byte is cycles per iteration over bytes per iteration;
 the measured figure beside it is the symbol's share of the run's core
-cycles/byte times the loop's share of the symbol's samples.
+cycles/byte times the loop's share of the symbol's samples, counting only
+the time the driver was on its CPU (on a shared machine it waits, and the
+model knows nothing of waiting).
 """
 import os
 import re
@@ -57,7 +59,7 @@ def count(command, symbols, notes):
     return hits, bytes_per_call
 
 
-def analyse(s, hits, bytes_per_call, model, out_dir):
+def analyse(s, hits, bytes_per_call, on_cpu, model, out_dir):
     """One symbol's entry: its loop through llvm-mca, the figures beside
     it, and the section of mca.txt."""
     row, listing, blocks = s["row"], s["listing"], s["blocks"]
@@ -75,7 +77,7 @@ def analyse(s, hits, bytes_per_call, model, out_dir):
     per_iteration = bytes_per_call / iterations if iterations else None
     cpi = parsed["cycles_per_iteration"]
     predicted = cpi / per_iteration if per_iteration else None
-    measured = row["cycles_per_byte"] * share
+    measured = row["cycles_per_byte"] * share * on_cpu
     entry = {
         "symbol": row["symbol"], "self_percent": row["self_percent"],
         "loop": where, "loop_header": f"{loop.header - start:#x}",
@@ -102,10 +104,11 @@ def analyse(s, hits, bytes_per_call, model, out_dir):
     return entry, header + text
 
 
-def predict(named_rows, annotate, driver_command, model, out_dir):
-    """The prediction fields of breakdown.json, for the profile's rows;
-    writes mca.txt and the llvm-mca inputs into out_dir. annotate(symbol)
-    gives perf annotate's listing."""
+def predict(named_rows, on_cpu, annotate, driver_command, model, out_dir):
+    """The prediction fields of breakdown.json, for the profile's rows
+    (their cycles/byte from a run that was on its CPU for the fraction
+    on_cpu of its loop); writes mca.txt and the llvm-mca inputs into
+    out_dir. annotate(symbol) gives perf annotate's listing."""
     notes, symbols = [], []
     for row in hot_rows(named_rows):
         listing = annotate(row["symbol"])
@@ -120,7 +123,8 @@ def predict(named_rows, annotate, driver_command, model, out_dir):
     entries, sections = [], []
     for s in symbols:
         entry, section = analyse(s, hits.get(s["row"]["symbol"]) if hits
-                                 else None, bytes_per_call, model, out_dir)
+                                 else None, bytes_per_call, on_cpu, model,
+                                 out_dir)
         entries.append(entry)
         sections.append(section)
         if hits is not None and not entry["iterations_per_call"]:
@@ -134,6 +138,7 @@ def predict(named_rows, annotate, driver_command, model, out_dir):
     measured = sum(e["measured_cycles_per_byte"] for e in known)
     return {
         "mcpu": model.name, "mcpu_source": model.how,
+        "measured_on_cpu_fraction": on_cpu,
         "predicted_cycles_per_byte": round(predicted, 4) if known else None,
         "measured_loop_cycles_per_byte": round(measured, 4) if known else None,
         "model_fraction": round(predicted / measured, 4)
@@ -145,7 +150,7 @@ def predict(named_rows, annotate, driver_command, model, out_dir):
 
 def unavailable(why):
     """The prediction fields when there is no prediction."""
-    return {"mcpu": None, "mcpu_source": None,
+    return {"mcpu": None, "mcpu_source": None, "measured_on_cpu_fraction": None,
             "predicted_cycles_per_byte": None,
             "measured_loop_cycles_per_byte": None, "model_fraction": None,
             "bottleneck": None, "mca": [], "prediction_notes": [why]}

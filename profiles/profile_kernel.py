@@ -443,6 +443,7 @@ def prediction(args, perf, data, result, tmp):
         return predict.unavailable(why_not)
     try:
         return predict.predict(named_rows(result),
+                               result["driver"]["without_perf"]["on_cpu_fraction"],
                                lambda symbol: annotate(perf, data, symbol),
                                driver_command(args), model, tmp)
     except (ProfileError, mca.McaError) as e:
@@ -463,9 +464,13 @@ def headline(result):
     if result["predicted_cycles_per_byte"] is None:
         return (f"predicted on {result['mcpu']} per iteration only (bytes per "
                 "iteration unknown)")
+    on_cpu = result["measured_on_cpu_fraction"]
+    clock = clock_name(result)
+    if on_cpu < MIN_ON_CPU:
+        clock += f", over the {100 * on_cpu:.0f}% of its loop the driver was on its CPU"
     return (f"measured {result['measured_loop_cycles_per_byte']:.2f} core "
-            f"cycles/byte ({clock_name(result)}) in the loops below ("
-            f"{result['core_cycles_per_byte']:.2f} in all), predicted "
+            f"cycles/byte ({clock}) in the loops below ("
+            f"{result['core_cycles_per_byte'] * on_cpu:.2f} in all), predicted "
             f"{result['predicted_cycles_per_byte']:.2f} on {result['mcpu']}: "
             f"{100 * result['model_fraction']:.0f}% of the model's bound")
 

@@ -240,7 +240,7 @@ def fake_predict(monkeypatch, tmp_path, counts):
     rows = [{"symbol": "chacha_stream_xor_avx2", "self_percent": 98.0,
              "cycles_per_byte": 1.2}]
     model = mca.Model("llvm-mca", "sapphirerapids", "asked for")
-    return predict.predict(rows, lambda symbol: listing, ["cyclebench"],
+    return predict.predict(rows, 0.5, lambda symbol: listing, ["cyclebench"],
                            model, str(tmp_path))
 
 
@@ -255,9 +255,12 @@ def test_predict_divides_cycles_by_counted_bytes(monkeypatch, tmp_path):
     assert e["cycles_per_iteration"] == pytest.approx(45.79)
     assert e["predicted_cycles_per_byte"] == pytest.approx(45.79 / 512,
                                                            abs=1e-4)
+    # The symbol's cycles/byte, times the loop's share of its samples,
+    # times the half of the loop the driver was on its CPU.
     share = 99.43 / 99.93
-    assert e["measured_cycles_per_byte"] == pytest.approx(1.2 * share,
+    assert e["measured_cycles_per_byte"] == pytest.approx(1.2 * share * 0.5,
                                                           abs=1e-4)
+    assert r["measured_on_cpu_fraction"] == 0.5
     assert r["predicted_cycles_per_byte"] == e["predicted_cycles_per_byte"]
     assert r["model_fraction"] == pytest.approx(
         e["predicted_cycles_per_byte"] / e["measured_cycles_per_byte"],
