@@ -114,7 +114,7 @@ bench: deps $(BUILD)/cyclebench
 # out/plots/. make scenario NAME=lioness|isa-ladder|disk|aead|bulk|all
 # [REPS=n] [MIN_TIME=s] [CPU=n]: a seed's experiment rerun, in out/scenarios/.
 # make compare BASE=a.json NEW=b.json [THRESHOLD=5]: exits 1 on a slowdown.
-.PHONY: plots scenario compare
+.PHONY: plots scenario compare report
 plots: deps
 	$(PYTHON) plots/plot.py '$(or $(RESULTS),out/results/latest.json)' \
 	    --out=out/plots $(if $(CLOCK),--clock=$(CLOCK))
@@ -128,11 +128,19 @@ compare: deps
 	$(PYTHON) plots/compare.py '$(BASE)' '$(NEW)' --out=out/compare \
 	    $(if $(THRESHOLD),--threshold=$(THRESHOLD))
 
+# Where report, profile and diff write.
+OUT ?= out
+
+# make report [RESULTS="a.json b.json out/fleet"]: one self-contained page
+# (and Markdown) over several machines' results, in $(OUT)/report/; by
+# default over out/results/latest.json and out/fleet/.
+report: deps
+	$(PYTHON) plots/report.py $(RESULTS) --out=$(OUT)/report
+
 # make profile KERNEL=name [ISA=name] [SIZE=509] [SECONDS=3] [CALLGRAPH=fp|dwarf]:
 # the kernel under perf record, split per function, in $(OUT)/profiles/ and
 # $(OUT)/plots/. make diff A=kernel@isa B=kernel@isa [SIZE=] [SECONDS=]: both
 # profiled, their hottest code side by side under perf annotate, in $(OUT)/diff/.
-OUT ?= out
 PROFILE_FLAGS = --bin=$(BUILD)/cyclebench --out=$(OUT) $(if $(SIZE),--size=$(SIZE)) \
             $(if $(SECONDS),--seconds=$(SECONDS))
 .PHONY: profile diff
