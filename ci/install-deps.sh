@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages cyclebench builds and runs with (chromium
-# for the report's browser test). Quiet and
+# for the report's browser test, ansible-core for make fleet). Quiet and
 # quick when everything is there; installs with apt-get only as root;
 # otherwise prints the exact command to run.
 set -eu
@@ -16,6 +16,7 @@ packages=(
     libssl-dev
     libsodium-dev
     chromium
+    ansible-core
 )
 
 missing=()
