@@ -33,7 +33,7 @@ from report_doc import (Cell, Facts, Figures, Para, Section,  # noqa: E402
                         Table, to_markdown)
 from report_html import to_html  # noqa: E402
 from report_svg import Bar, Series, bar_chart, line_chart  # noqa: E402
-from results import (InputError, clock_unit, counterpart,  # noqa: E402
+from results import (InputError, Key, clock_unit, counterpart,  # noqa: E402
                      family, isa_rank, natural_key, sig3, skipped_reasons)
 from summary import not_run, precision_lines  # noqa: E402
 
@@ -108,10 +108,8 @@ def context_facts(machine):
 
 
 def peer_cell(machine, row, peer):
-    mixed = machine.mixed(machine.merged.get(row.kernel, row.isa,
-                                             row.size).key,
-                          machine.merged.get(peer.kernel, "external",
-                                             row.size).key)
+    mixed = machine.mixed(Key(row.kernel, row.isa, row.size),
+                          Key(peer.kernel, "external", row.size))
     return Cell(str(peer) + (MIXED if mixed else ""), {
         "data-kernel": row.kernel, "data-isa": row.isa,
         "data-size": row.size, "data-peer": peer.kernel,
@@ -374,10 +372,11 @@ def leak_owner(machines):
 
 def head_blocks(machines, failures):
     runs = sum(len(m.runs) for m in machines)
+    names = "; ".join(f"{m.label} ({m.context.get('cpu_model', '?')})"
+                      for m in machines)
+    made = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     blocks = [Para(f"{len(machines)} machine(s) from {runs} run(s): "
-                   + "; ".join(f"{m.label} ({m.context.get('cpu_model', '?')}"
-                               f")" for m in machines)
-                   + f". Generated {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.")]
+                   f"{names}. Generated {made}.")]
     blocks += [Para(f"Fleet host {f.host} failed: {f.message}", "failed")
                for f in failures]
     blocks.append(Para("Within a machine, figures are TSC ticks per byte "

@@ -5,7 +5,7 @@ reads the same as a mail attachment, a CI artifact or a local file.
 """
 from html import escape
 
-from report_doc import Facts, Figures, Para, Section, Table, cell
+from report_doc import Facts, Figures, Section, Table, cell
 
 CSS = """
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif;
@@ -14,8 +14,9 @@ h1 { font-size: 1.6em; margin-bottom: .2em; }
 h2 { border-bottom: 2px solid #ccc; margin-top: 2em; }
 h3 { margin-top: 1.5em; }
 nav a { margin-right: 1em; }
-.failed { background: #fde8e8; border-left: 4px solid #c00; padding: .4em .8em; }
-.warning { background: #fff6db; border-left: 4px solid #d9a400; padding: .4em .8em; }
+.failed, .warning { border-left: 4px solid; padding: .4em .8em; }
+.failed { background: #fde8e8; border-color: #c00; }
+.warning { background: #fff6db; border-color: #d9a400; }
 .scroll { overflow-x: auto; }
 table { border-collapse: collapse; margin: .6em 0 1.2em; }
 caption { text-align: left; font-style: italic; padding-bottom: .3em; }

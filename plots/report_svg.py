@@ -183,7 +183,7 @@ def bar_chart(title, x_label, groups, reference=None):
         body.append(text(left - 6, y + row * len(members) / 2 + 4, label,
                          "end"))
         for bar in members:
-            end = scale(bar.value)
+            end, shown = scale(bar.value), bar.text or short_number(bar.value)
             x0, width = min(origin, end), max(abs(end - origin), 1)
             style = (f'fill="white" stroke="{bar.colour}" '
                      f'stroke-dasharray="3 2"' if bar.outline else
@@ -191,10 +191,9 @@ def bar_chart(title, x_label, groups, reference=None):
             body.append(f'<rect x="{x0:.1f}" y="{y + 1}" width="{width:.1f}" '
                         f'height="{row - 3}" {style}><title>'
                         f'{escape(label)} {escape(bar.label)}: '
-                        f'{escape(bar.text or short_number(bar.value))}'
-                        f'</title></rect>')
+                        f'{escape(shown)}</title></rect>')
             body.append(text(max(origin, end) + 3, y + row - 4,
-                             f"{bar.label} {bar.text or short_number(bar.value)}"))
+                             f"{bar.label} {shown}"))
             y += row
         y += 8
     if reference:

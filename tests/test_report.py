@@ -140,7 +140,8 @@ def test_two_machines_each_get_a_column_and_a_section(tmp_path):
     # row none is the fastest
     ns = results.load(REPORT_FIXTURE).median("chacha20", "avx512", 16384,
                                              "ns_per_byte")
-    assert f"| chacha20@avx512 | 16384 | {results.sig3(ns)} | — |" in markdown
+    assert f"| chacha20@avx512 | 16384 | {results.sig3(ns)} | — |" in \
+        markdown
     both = next(line for line in markdown.splitlines()
                 if line.startswith("| chacha20@avx2 | 16384 |"))
     assert len(re.findall(r"\*\*[\d.]+\*\*", both)) == 1
@@ -160,6 +161,18 @@ def test_ratio_against_openssl_equals_the_json_medians(tmp_path):
     vm = json_ratio(load_document(inputs[0]), "chacha20", "openssl:chacha20",
                     16384)
     assert f'data-ratio="{vm}"' in page
+
+
+def test_make_report_takes_results_and_out(tmp_path):
+    inputs = two_machines(tmp_path)
+    done = subprocess.run(["make", "-C", ROOT, "--no-print-directory",
+                           "report", f"RESULTS={' '.join(inputs)}",
+                           f"OUT={tmp_path / 'out'}"], capture_output=True,
+                          text=True)
+    assert done.returncode == 0, done.stderr
+    assert "report: 2 machine(s) (vm, epyc)" in done.stdout
+    assert sorted(os.listdir(tmp_path / "out" / "report")) == [
+        "index.html", "report.md"]
 
 
 def test_units_within_and_across_machines(tmp_path):
