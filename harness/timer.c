@@ -116,9 +116,10 @@ double timer_tsc_hz(const char **source)
 
 /* Each add depends on the one before, so the chain retires one add per
  * core cycle whatever the clock; the loop counter is a separate chain that
- * runs alongside. The addend is a register: Golden Cove and later Intel
- * cores fold chains of add-immediate at rename, several per cycle, which
- * made this ratio about 4.5 instead of 1.24 on a Sapphire Rapids VM. */
+ * runs alongside. The addend is a register, not an immediate: Intel's
+ * Golden Cove and later cores fold chains of immediate adds at rename and
+ * run several per cycle (seen here on an Emerald Rapids guest: 4.7 "adds"
+ * per TSC tick, which would put the core at 10 GHz). */
 static uint64_t time_dependent_adds(void)
 {
     uint64_t x = 0, one = 1, loops = RATIO_LOOPS;
@@ -162,4 +163,11 @@ const timer_info *timer_get_info(void)
         info.tsc_hz = timer_tsc_hz(&info.tsc_hz_source);
     }
     return &info;
+}
+
+void timer_busy_wait(double seconds)
+{
+    uint64_t until = timer_start() + (uint64_t)(seconds * timer_get_info()->tsc_hz);
+    while (timer_start() < until)
+        ;
 }
