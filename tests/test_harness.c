@@ -116,28 +116,26 @@ static double kernel_tsc_hz(const char **source)
 
 /* A second clock for the core/TSC ratio: a 64-bit imul takes 3 cycles on
  * every x86-64 core since Nehalem and Zen, and no renamer folds it. The
- * fastest of several samples, as timer_calibrate_core_ratio takes. */
+ * empty asm hides x and one from the compiler, so each multiply waits for
+ * the one before; the loop's own counting runs alongside. The fastest of
+ * several samples, as timer_calibrate_core_ratio takes. */
 static double imul_core_ratio(void)
 {
-    enum { LOOPS = 10000, MULS = 100 };
-    uint64_t best = UINT64_MAX;
+    enum { MULS = 300000 };
+    uint64_t best = UINT64_MAX, one = 1;
+    __asm__ volatile("" : "+r"(one));
     for (int i = 0; i < 20; i++) {
-        uint64_t x = 3, one = 1, loops = LOOPS;
+        uint64_t x = 3;
         uint64_t t0 = timer_start();
-        __asm__ volatile("1:\n\t"
-                         ".rept 100\n\t"
-                         "imul %2, %0\n\t"
-                         ".endr\n\t"
-                         "dec %1\n\t"
-                         "jnz 1b"
-                         : "+r"(x), "+r"(loops)
-                         : "r"(one)
-                         : "cc");
+        for (int k = 0; k < MULS; k++) {
+            x *= one;
+            __asm__ volatile("" : "+r"(x));
+        }
         uint64_t ticks = timer_stop() - t0;
         if (ticks < best)
             best = ticks;
     }
-    return 3.0 * LOOPS * MULS / (double)best;
+    return 3.0 * MULS / (double)best;
 }
 
 static void test_timer(void)
