@@ -34,7 +34,7 @@ BUILD   := build
 KERNEL_SRC  := $(wildcard kernels/*.c kernels/*/*.c)
 HARNESS_SRC := $(wildcard harness/*.c harness/*.cc)
 TEST_SRC    := $(wildcard tests/test_*.c)
-TEST_SUPPORT_SRC := tests/check.c tests/json.c tests/vectors.c
+TEST_SUPPORT_SRC := tests/check.c tests/json.c tests/vectors.c tests/leak_controls.c
 
 KERNEL_OBJ  := $(KERNEL_SRC:%.c=$(BUILD)/obj/%.o)
 HARNESS_OBJ := $(patsubst %,$(BUILD)/obj/%.o,$(basename $(HARNESS_SRC)))
