@@ -14,6 +14,7 @@ packages=(
     python3-pytest
     libssl-dev
     libsodium-dev
+    valgrind
 )
 
 missing=()
