@@ -155,11 +155,19 @@ diff: deps $(BUILD)/cyclebench
 
 # make ctgrind KERNEL=<name|all> [ISA=name] [SIZE=n]: each variant under
 # valgrind's memcheck with its secret marked, sites in $(OUT)/leak/.
-.PHONY: ctgrind
+# make leak-table [SECONDS=per-variant]: that and `cyclebench leak` for
+# every variant, as $(OUT)/leak/summary.md, .csv and .png.
+.PHONY: ctgrind leak-table
 ctgrind: deps $(BUILD)/cyclebench $(CTGRIND_DRIVER)
 	$(PYTHON) leak/ctgrind.py '$(KERNEL)' $(if $(ISA),--isa=$(ISA)) \
 	    $(if $(SIZE),--size=$(SIZE)) --bin=$(BUILD)/cyclebench \
 	    --driver=$(CTGRIND_DRIVER) --out=$(OUT)/leak
+
+leak-table: deps $(BUILD)/cyclebench $(CTGRIND_DRIVER)
+	$(PYTHON) leak/leak_table.py --bin=$(BUILD)/cyclebench \
+	    --driver=$(CTGRIND_DRIVER) --out=$(OUT)/leak \
+	    --results=$(OUT)/results/latest.json $(if $(SECONDS),--seconds=$(SECONDS)) \
+	    $(if $(KERNEL),'--kernel=$(KERNEL)')
 
 clean:
 	rm -rf $(BUILD)
