@@ -64,7 +64,7 @@ int parse_hex(const char *s, uint8_t **out, size_t *len)
 #define MAX_SECONDS 3600.0
 #define MAX_SIZE (1u << 30)
 
-int parse_seconds(const char *s, double *out)
+int parse_seconds_arg(const char *s, double *out)
 {
     char *end;
     double v = strtod(s, &end);
@@ -77,7 +77,7 @@ int parse_seconds(const char *s, double *out)
     return 0;
 }
 
-int parse_size(const char *s, size_t *out)
+int parse_size_arg(const char *s, size_t *out)
 {
     uint64_t v;
     if (parse_u64(s, &v) || v < 1 || v > MAX_SIZE) {

@@ -24,10 +24,10 @@ int parse_hex(const char *s, uint8_t **out, size_t *len);
 
 /* --seconds: above 0, at most an hour. Returns 0, or -1 after a usage
  * error. */
-int parse_seconds(const char *s, double *out);
+int parse_seconds_arg(const char *s, double *out);
 /* --size: a message length from 1 byte to 1 GiB. Returns 0, or -1 after a
  * usage error. */
-int parse_size(const char *s, size_t *out);
+int parse_size_arg(const char *s, size_t *out);
 
 /* "kernel" or "kernel@isa" (the ISA may come from --isa instead; neither
  * means the best this CPU supports). find_variant returns 0, or -1 after a

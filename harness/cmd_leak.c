@@ -78,13 +78,13 @@ static int parse_option(leak_options *o, const char *arg, const char **isa)
         return 0;
     }
     if (arg_value(arg, "--size", &value))
-        return parse_size(value, &o->size);
+        return parse_size_arg(value, &o->size);
     if (arg_value(arg, "--secret", &value))
         return parse_secret(value, &o->secret);
     if (arg_value(arg, "--measurements", &value))
         return parse_measurements(value, &o->budget.measurements);
     if (arg_value(arg, "--seconds", &value))
-        return parse_seconds(value, &o->budget.seconds);
+        return parse_seconds_arg(value, &o->budget.seconds);
     usage_error("leak: unexpected '%s' (usage: leak <kernel>[@isa] "
                 "[--isa=NAME] [--size=N] [--secret=key|input] "
                 "[--measurements=N] [--seconds=S])", arg);

@@ -60,9 +60,9 @@ static int parse_options(run_options *o, int argc, char **argv)
         if (arg_value(argv[i], "--isa", &value))
             isa = value;
         else if (arg_value(argv[i], "--size", &value))
-            rc = parse_size(value, &o->size);
+            rc = parse_size_arg(value, &o->size);
         else if (arg_value(argv[i], "--seconds", &value))
-            rc = parse_seconds(value, &o->seconds);
+            rc = parse_seconds_arg(value, &o->seconds);
         else if (!strcmp(argv[i], "--stages"))
             o->stages = 1;
         else if (argv[i][0] == '-' || spec) {

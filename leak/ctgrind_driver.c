@@ -45,7 +45,7 @@ static int parse_option(driver_options *o, const char *arg, const char **isa)
         return 0;
     }
     if (arg_value(arg, "--size", &value))
-        return parse_size(value, &o->size);
+        return parse_size_arg(value, &o->size);
     usage_error("ctgrind-driver: unexpected '%s' (usage: ctgrind-driver "
                 "<kernel>[@isa] [--isa=NAME] [--size=N])", arg);
     return -1;
