@@ -155,7 +155,7 @@ def measure_row(kernel, isa, supported, opts, version, results):
 def cells(row):
     t = row.ttest
     return [row.kernel, row.isa, row.ctgrind_cell(),
-            sig3(t.max_t) if t else "—", f"{t.measurements:,}" if t else "—",
+            f"{t.max_t:.1f}" if t else "—", f"{t.measurements:,}" if t else "—",
             t.secret if t else "—", t.verdict if t else "—",
             sig3(row.cycles_per_byte) if row.cycles_per_byte else "—",
             row.note]
@@ -193,7 +193,8 @@ def markdown(rows, opts, machine, commands, results_note):
         f"nonce, IV, tweak); the larger |t| is shown. |t| > {LEAK_FOUND:g} "
         f"is a leak, above {LEAK_POSSIBLE:g} a possible one. No leak found "
         f"is not a proof: the t-test sees only what this machine's timing "
-        f"shows in this many measurements (T-table AES fits in L1 here).",
+        f"shows in this many measurements (T-table AES's tables fit in L1 "
+        f"here, so what its timing shows is small and comes and goes).",
         f"- TSC ticks/byte: {results_note}",
     ]) + "\n"
 
@@ -214,7 +215,8 @@ def csv_text(rows, size):
 
 
 def chart(rows):
-    """Bars of max |t| per measured variant, log scale, dudect's lines."""
+    """Bars of max |t| per measured variant, log scale, dudect's lines;
+    the variants ctgrind flagged say so in their label."""
     measured = [r for r in rows if r.ttest]
     fig, ax = plt.subplots(figsize=(9, 1.5 + 0.22 * max(1, len(measured))))
     hbars(ax, [(max(r.ttest.max_t, 0.01), r.kernel, r.isa)
@@ -223,9 +225,11 @@ def chart(rows):
                      (LEAK_FOUND, "10: leak")]:
         ax.axvline(x, color="red", linestyle="--" if x < LEAK_FOUND else "-",
                    linewidth=1, label=label)
-    ax.set_yticks(range(len(measured)), [r.variant for r in measured],
-                  fontsize="small")
-    ax.invert_yaxis()
+    ax.set_yticks(range(len(measured)), [
+        r.variant + (f" [ctgrind: {r.ctgrind_cell()}]"
+                     if r.ctgrind.state == "sites" else "")
+        for r in measured], fontsize="small")
+    ax.set_ylim(len(measured) - 0.5, -0.5)  # top to bottom, no margins
     ax.set_xscale("log")
     ax.set_xlabel("max |t| (Welch's t, fixed against random secret; log "
                   "scale)")
