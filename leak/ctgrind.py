@@ -283,7 +283,8 @@ def main(argv):
         write_report(v, opts.out, version, opts.size)
         flagged += v.state == "sites"
         print(f"ctgrind {v.variant}: {v.summary()}", flush=True)
-    print(f"ctgrind: {len(chosen)} variants, {flagged} flagged; reports in "
+    print(f"ctgrind: {len(chosen)} variant{'s' if len(chosen) != 1 else ''}, "
+          f"{flagged} flagged; reports in "
           f"{opts.out}/<kernel>@<isa>.ctgrind.txt")
     return 1 if flagged else 0
 
