@@ -229,8 +229,18 @@ static void lioness_prepare(const kernel *k, const isa_variant *v,
                             kernel_args *a)
 {
     lioness_key *lk = malloc(sizeof *lk);
-    if (lk)
+    if (lk) {
         lioness_setup_from_args(k, v, a, lk);
+        kernel_add_secret(a, lk->stream_key, sizeof lk->stream_key);
+        /* Each keyed state's chaining value and buffered key block; its
+         * counters and lengths are public. */
+        for (size_t i = 0; i < LIONESS_PASSES; i++) {
+            kernel_add_secret(a, lk->hash_state[i].h,
+                              sizeof lk->hash_state[i].h);
+            kernel_add_secret(a, lk->hash_state[i].buf,
+                              sizeof lk->hash_state[i].buf);
+        }
+    }
     a->prepared = lk;
 }
 
