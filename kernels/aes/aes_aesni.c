@@ -28,6 +28,8 @@ typedef __m128i vec;
 #define V_ZEXT(b) (b)
 #define V_LANE0(v) (v)
 #define V_LAST_LANE(v) (v)
+/* Never called with one lane (see V_LOAD_PART). */
+#define V_LANE_AT(v, i) ((void)(i), (v))
 #define V_SHIFT_IN(b, v) ((void)(v), (b))
 #define V_FOLD(v) (v)
 #define V_LANE_QWORDS(k) _mm_set_epi64x(0, (k))

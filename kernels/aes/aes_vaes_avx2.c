@@ -28,6 +28,8 @@ typedef __m256i vec;
 #define V_ZEXT(b) _mm256_zextsi128_si256(b)
 #define V_LANE0(v) _mm256_castsi256_si128(v)
 #define V_LAST_LANE(v) _mm256_extracti128_si256(v, 1)
+/* With two lanes, the only lane asked for is the last. */
+#define V_LANE_AT(v, i) ((void)(i), V_LAST_LANE(v))
 #define V_SHIFT_IN(b, v)                                                      \
     _mm256_inserti128_si256(_mm256_castsi128_si256(b),                        \
                             _mm256_castsi256_si128(v), 1)

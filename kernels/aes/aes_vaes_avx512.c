@@ -58,6 +58,15 @@ store_part_vaes_avx512(uint8_t *p, __m512i v, int m)
                          _mm512_extracti32x4_epi32(v, 2));
 }
 
+/* Lane i of v, i a variable: one vpermq. */
+static inline __attribute__((always_inline)) __m128i
+lane_at_vaes_avx512(__m512i v, int i)
+{
+    __m512i idx = _mm512_add_epi64(_mm512_set1_epi64(2 * i),
+                                   _mm512_setr_epi64(0, 1, 0, 0, 0, 0, 0, 0));
+    return _mm512_castsi512_si128(_mm512_permutexvar_epi64(idx, v));
+}
+
 #define AESX_ISA vaes_avx512
 #define LANES 4
 #define V_LOADU(p) _mm512_loadu_si512((const void *)(p))
@@ -82,6 +91,7 @@ store_part_vaes_avx512(uint8_t *p, __m512i v, int m)
 #define V_ZEXT(b) _mm512_zextsi128_si512(b)
 #define V_LANE0(v) _mm512_castsi512_si128(v)
 #define V_LAST_LANE(v) _mm512_extracti32x4_epi32(v, 3)
+#define V_LANE_AT(v, i) lane_at_vaes_avx512(v, i)
 /* valignq takes lanes 1-3 from v's lanes 0-2 and lane 0 from the second
  * operand's lane 3. */
 #define V_SHIFT_IN(b, v) _mm512_alignr_epi64(v, _mm512_broadcast_i32x4(b), 6)

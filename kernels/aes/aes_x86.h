@@ -17,6 +17,7 @@
  *   V_BCAST(b)           the block b in every lane
  *   V_ZEXT(b)            b in lane 0, zero elsewhere
  *   V_LANE0(v) V_LAST_LANE(v)   one lane as a block
+ *   V_LANE_AT(v, i)      lane i (0 < i < LANES, a variable) as a block
  *   V_SHIFT_IN(b, v)     lanes b, v[0], ..., v[LANES-2]
  *   V_FOLD(v)            xor of all lanes, as a block
  *   V_LANE_QWORDS(k)     lane i holds k + i in its low quadword, 0 above
@@ -615,9 +616,11 @@ AESX_INLINE void xts_blocks_computed(const aes_key *k, uint8_t tweak[16],
         AESX_BATCHES(nblocks, XTS_STEP);
 #undef XTS_STEP
         t = V_LANE0(b[0]);
+        /* The next tweak is a lane of the last part's tweaks: ciphertext
+         * stealing waits for it, and a lane is nearer than t times x^n. */
         if (nblocks) {
             xts_vecs(k, b, out, in, 1, (int)nblocks, nr, decrypt);
-            t = blk_mulx(t, (int)nblocks);
+            t = V_LANE_AT(b[0], (int)nblocks);
         }
     } else
         t = xts_blks(k, t, out, in, nblocks, nr, decrypt);
