@@ -3,7 +3,7 @@
  * lengths block and tag, and partial last blocks. The ISA functions they
  * call only ever see whole blocks, and are not called for none: an x86
  * function sets up its frame and vectors before it looks at the count,
- * which was about half of an 8-byte CTR message's ticks on vaes-avx512. */
+ * which was over half of an 8-byte CTR message's ticks on vaes-avx512. */
 #include "aes.h"
 
 #include <string.h>
