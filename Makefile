@@ -169,12 +169,14 @@ fleet: deps
 	    echo "make fleet: failed hosts (named in the report's header): $${failed:-see ansible's output}" >&2; \
 	    exit 1; fi
 
-# make profile KERNEL=name [ISA=name] [SIZE=509] [SECONDS=3] [CALLGRAPH=fp|dwarf]:
-# the kernel under perf record, split per function, in $(OUT)/profiles/ and
-# $(OUT)/plots/. make diff A=kernel@isa B=kernel@isa [SIZE=] [SECONDS=]: both
-# profiled, their hottest code side by side under perf annotate, in $(OUT)/diff/.
+# make profile KERNEL=name [ISA=name] [SIZE=509] [SECONDS=3] [CALLGRAPH=fp|dwarf]
+# [MCPU=native|znver4|icelake-server|...]: the kernel under perf record, split
+# per function, its hot loops through llvm-mca beside the measurement, in
+# $(OUT)/profiles/ and $(OUT)/plots/. make diff A=kernel@isa B=kernel@isa
+# [SIZE=] [SECONDS=] [MCPU=]: both profiled, their hottest code side by side
+# under perf annotate with each one's bottleneck, in $(OUT)/diff/.
 PROFILE_FLAGS = --bin=$(BUILD)/cyclebench --out=$(OUT) $(if $(SIZE),--size=$(SIZE)) \
-            $(if $(SECONDS),--seconds=$(SECONDS))
+            $(if $(SECONDS),--seconds=$(SECONDS)) $(if $(MCPU),--mcpu=$(MCPU))
 .PHONY: profile diff
 profile: deps $(BUILD)/cyclebench
 	$(PYTHON) profiles/profile_kernel.py '$(KERNEL)' $(if $(ISA),--isa=$(ISA)) \

@@ -10,6 +10,8 @@ packages=(
     libbenchmark-dev
     libpfm4-dev
     linux-perf
+    gdb
+    llvm-19
     python3-matplotlib
     python3-scipy
     python3-pytest

@@ -187,7 +187,8 @@ static void print_result(const run_options *o, const loop_result *r,
     print_json_string(o->k->name);
     printf(",\n  \"isa\": ");
     print_json_string(o->v->isa);
-    printf(",\n  \"size\": %zu,\n  \"seconds\": %.3f,\n  \"calls\": %llu,\n"
+    printf(",\n  \"size\": %zu,\n  \"bytes_per_call\": %.0f,\n"
+           "  \"seconds\": %.3f,\n  \"calls\": %llu,\n"
            "  \"tsc_hz\": %.0f,\n  \"tsc_hz_source\": \"%s\",\n"
            "  \"core_tsc_ratio\": %.4f,\n  \"core_clock_source\": \"%s\",\n"
            "  \"pinned_cpu\": %d,\n  \"on_cpu_fraction\": %.3f,\n"
@@ -195,7 +196,7 @@ static void print_result(const run_options *o, const loop_result *r,
            "  \"core_cycles_per_byte\": %.4f,\n  \"ns_per_byte\": %.4f,\n"
            "  \"monotonic_start\": %.6f,\n  \"monotonic_end\": %.6f,\n"
            "  \"stage_names\": [",
-           o->size, (double)r->ticks / t->tsc_hz,
+           o->size, call_bytes(o), (double)r->ticks / t->tsc_hz,
            (unsigned long long)r->calls, t->tsc_hz, t->tsc_hz_source,
            t->core_tsc_ratio, r->core_cycles >= 0 ? "pmu" : "estimated",
            sysctl_pinned_cpu(), r->cpu_seconds / (r->mono_end - r->mono_start),

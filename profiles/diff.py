@@ -34,31 +34,6 @@ MIX_KEYS = ["zmm", "ymm", "xmm", "loads", "stores", "shuffles/permutes",
             "rotates", "shifts"]
 
 
-def split_insn(asm):
-    """Mnemonic (prefixes such as "lock" or "bnd" dropped) and operands, the
-    operands split at top-level commas."""
-    words = asm.split(None, 1)
-    while words and words[0] in ("lock", "rep", "repz", "repnz", "bnd",
-                                 "notrack", "data16", "cs", "ds"):
-        words = words[1].split(None, 1) if len(words) > 1 else []
-    if not words:
-        return "", []
-    mnemonic = words[0]
-    rest = words[1].split("#")[0].strip() if len(words) > 1 else ""
-    operands, depth, current = [], 0, ""
-    for ch in rest:
-        if ch == "," and depth == 0:
-            operands.append(current.strip())
-            current = ""
-            continue
-        depth += ch == "("
-        depth -= ch == ")"
-        current += ch
-    if current.strip():
-        operands.append(current.strip())
-    return mnemonic, operands
-
-
 def base_mnemonic(mnemonic):
     """vpaddd and paddd are one operation at two encodings."""
     return mnemonic[1:] if mnemonic.startswith("v") and len(mnemonic) > 3 \
@@ -69,7 +44,7 @@ def classify(asm):
     """The MIX_KEYS an AT&T-syntax instruction counts under (the widest
     vector register it names; a memory source is a load, a memory
     destination a store)."""
-    mnemonic, operands = split_insn(asm)
+    mnemonic, operands = perf_parse.split_insn(asm)
     base = base_mnemonic(mnemonic)
     kinds = set()
     for width in ("zmm", "ymm", "xmm"):
@@ -111,26 +86,9 @@ def parse_side(text):
     return (kernel, isa) if at else (text, None)
 
 
-def annotate(perf, data, symbol):
-    result = profiler.run([perf, "annotate", "-i", data, "--stdio",
-                           "--stdio-color", "never", "--no-source",
-                           "-s", symbol])
-    try:
-        listings = perf_parse.parse_annotate(result.stdout)
-    except ValueError:
-        why = " / ".join(result.stderr.strip().splitlines()[-2:])
-        raise profiler.ProfileError(f"perf annotate found no code for "
-                                    f"{symbol} ({why or 'no message'})")
-    listing = listings[0]
-    for insn in listing["instructions"]:
-        insn["code"] = perf_parse.strip_addresses(insn["asm"], symbol)
-    return listing
-
-
 def hottest(result, n):
     """The n hottest user-space symbols that perf could name."""
-    rows = [r for r in result["rows"]
-            if r["part"] != "OS kernel" and not r["symbol"].startswith("[")]
+    rows = profiler.named_rows(result)
     if not rows:
         raise profiler.ProfileError(f"{result['name']}: no named user-space "
                                     "symbol in the profile to annotate",
@@ -142,12 +100,12 @@ def profile_side(spec, args, perf):
     kernel, isa = parse_side(spec)
     side_args = argparse.Namespace(kernel=kernel, isa=isa, size=args.size,
                                    seconds=args.seconds, call_graph=None,
-                                   bin=args.bin, out=args.out)
+                                   mcpu=args.mcpu, bin=args.bin, out=args.out)
     result = profiler.profile(side_args)
     data = os.path.join(result["out_dir"], "perf.data")
     symbols = []
     for row in hottest(result, args.symbols):
-        listing = annotate(perf, data, row["symbol"])
+        listing = profiler.annotate(perf, data, row["symbol"])
         listing["row"] = row
         symbols.append(listing)
     instructions = [i for s in symbols for i in s["instructions"]]
@@ -161,7 +119,7 @@ def align(a, b):
     """Pairs (a_insn or None, b_insn or None), matching on the operation
     (vpaddd with paddd) so one ISA's listing lines up with another's."""
     def key(insn):
-        return base_mnemonic(split_insn(insn["code"])[0])
+        return base_mnemonic(perf_parse.split_insn(insn["code"])[0])
     matcher = difflib.SequenceMatcher(None, [key(i) for i in a],
                                       [key(i) for i in b], autojunk=False)
     pairs = []
@@ -212,7 +170,48 @@ def summary_rows(side_a, side_b):
             ("instructions", str(side_a["count"]), str(side_b["count"]))]
     for k in MIX_KEYS:
         rows.append((f"  {k}", str(side_a["mix"][k]), str(side_b["mix"][k])))
-    return rows
+    return rows + prediction_rows(side_a, side_b)
+
+
+def prediction_rows(side_a, side_b):
+    """llvm-mca's figures for each side's hottest loop, and the kernel's
+    predicted cycles/byte (all analysed loops) beside the measured."""
+    def loop(side, key, form):
+        entries = side["result"]["mca"]
+        value = entries[0][key] if entries else None
+        return form.format(value) if value is not None else "-"
+
+    def kernel(side, key, form):
+        value = side["result"][key]
+        return form.format(value) if value is not None else "-"
+    return [
+        ("predicted cycles/iteration", loop(side_a, "cycles_per_iteration",
+                                            "{:.1f}"),
+         loop(side_b, "cycles_per_iteration", "{:.1f}")),
+        ("bytes/iteration", loop(side_a, "bytes_per_iteration", "{:g}"),
+         loop(side_b, "bytes_per_iteration", "{:g}")),
+        ("predicted cycles/byte", kernel(side_a, "predicted_cycles_per_byte",
+                                         "{:.2f}"),
+         kernel(side_b, "predicted_cycles_per_byte", "{:.2f}")),
+        ("measured cycles/byte, those loops, on CPU",
+         kernel(side_a, "measured_loop_cycles_per_byte", "{:.2f}"),
+         kernel(side_b, "measured_loop_cycles_per_byte", "{:.2f}")),
+        ("share of the model's bound", kernel(side_a, "model_fraction",
+                                              "{:.0%}"),
+         kernel(side_b, "model_fraction", "{:.0%}")),
+    ]
+
+
+def bottleneck_lines(side_a, side_b):
+    """Each side's bottleneck, by llvm-mca: what makes one faster."""
+    lines = []
+    for tag, side in (("A", side_a), ("B", side_b)):
+        r = side["result"]
+        why = r["bottleneck"] or "no prediction (" + \
+            "; ".join(r["prediction_notes"]) + ")"
+        lines.append(f"{tag} {side['name']} bottleneck"
+                     f"{' on ' + r['mcpu'] if r['mcpu'] else ''}: {why}")
+    return lines
 
 
 def header_lines(side_a, side_b):
@@ -229,6 +228,9 @@ def header_lines(side_a, side_b):
         "annotations: perf annotate --stdio on each side's hottest symbol(s); "
         "sample % is of that symbol's samples (all of the recording, "
         "self-test included); addresses stripped",
+        "prediction: llvm-mca on each side's hot loop(s), as make profile "
+        "does (out/profiles/<side>/mca.txt); cycles/iteration and "
+        "bytes/iteration are of the hottest loop",
         "instruction mix: static counts in the annotated symbols; vector "
         "width is the widest register an instruction names; rotates are "
         "rol/ror/rorx and AVX-512's vprol/vpror (below AVX-512 a vector "
@@ -243,6 +245,7 @@ def text_report(side_a, side_b, blocks):
     w = max(len(r[0]) for r in rows)
     out.append(f"{'':{w}}  {'A ' + side_a['name']:>24}  {'B ' + side_b['name']:>24}")
     out += [f"{r[0]:{w}}  {r[1]:>24}  {r[2]:>24}" for r in rows]
+    out += bottleneck_lines(side_a, side_b)
     width = max([len(p[0]["code"]) for _, _, pairs in blocks for p in pairs
                  if p[0]] + [30])
     width = min(width, 60)
@@ -279,6 +282,7 @@ def html_report(side_a, side_b, blocks):
         parts.append(f"<tr><td>{e(label)}</td><td class='pct'>{e(a)}</td>"
                      f"<td class='pct'>{e(b)}</td></tr>")
     parts.append("</table>")
+    parts += [f"<p>{e(line)}</p>" for line in bottleneck_lines(side_a, side_b)]
     for sa, sb, pairs in blocks:
         hot = max([p["percent"] for pair in pairs for p in pair if p] + [0])
         parts.append(f"<h3>A: {e(symbol_title(sa))}<br>B: "

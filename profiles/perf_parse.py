@@ -6,6 +6,10 @@ Only the standard library: the tests import this under any Python 3.
 """
 import re
 
+# Prefixes objdump prints before a mnemonic.
+PREFIXES = ("lock", "rep", "repz", "repnz", "bnd", "notrack", "data16", "cs",
+            "ds")
+
 # `perf report` rows: "    69.32%          1385  cyclebench  [.] sym  -  -"
 REPORT_ROW = re.compile(r"^\s+(\d+\.\d+)%\s")
 # "# Samples: 1K of event 'cpu-clock' (time slices: 1750.34,1751.34)"
@@ -113,6 +117,30 @@ def parse_annotate(text):
         raise ValueError("not perf annotate --stdio output (no 'Percent | "
                          "Source code & Disassembly' title)")
     return listings
+
+
+def split_insn(asm):
+    """Mnemonic (prefixes such as "lock" or "bnd" dropped) and operands, the
+    operands split at top-level commas."""
+    words = asm.split(None, 1)
+    while words and words[0] in PREFIXES:
+        words = words[1].split(None, 1) if len(words) > 1 else []
+    if not words:
+        return "", []
+    mnemonic = words[0]
+    rest = words[1].split("#")[0].strip() if len(words) > 1 else ""
+    operands, depth, current = [], 0, ""
+    for ch in rest:
+        if ch == "," and depth == 0:
+            operands.append(current.strip())
+            current = ""
+            continue
+        depth += ch == "("
+        depth -= ch == ")"
+        current += ch
+    if current.strip():
+        operands.append(current.strip())
+    return mnemonic, operands
 
 
 # Addresses in objdump's operands: "jbe ddcc <sym+0x97c>", "call 5270

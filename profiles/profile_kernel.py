@@ -2,8 +2,8 @@
 """make profile: one kernel variant under `perf record`, split per function.
 
     profiles/profile_kernel.py KERNEL [--isa=NAME] [--size=509] [--seconds=3]
-                        [--call-graph=fp|dwarf] [--bin=build/cyclebench]
-                        [--out=out]
+                        [--call-graph=fp|dwarf] [--mcpu=native]
+                        [--bin=build/cyclebench] [--out=out]
 
 Runs `cyclebench run` (the driver) under perf and keeps the samples of its
 timed loop only (perf records with CLOCK_MONOTONIC and the driver reports its
@@ -11,10 +11,14 @@ loop's window on that clock). Then runs the driver again without perf, since
 sampling slows the kernel down, and splits that run's cycles/byte by each
 function's share of the samples. For a composite kernel (LIONESS) the second
 run also times each stage with RDTSC, and the two splits are printed side by
-side.
+side. Last, the hot loop of each hot symbol goes through llvm-mca for the
+model --mcpu names, and its prediction is put beside the measurement
+(profiles/predict.py); without llvm-mca or with a model it does not know,
+one line on stderr says so and the profile completes without it.
 
 Writes out/profiles/<kernel>[@<isa>]/ (perf.data, report.txt, record.log,
-breakdown.csv, breakdown.json) and out/plots/<kernel>[@<isa>]-breakdown.png.
+breakdown.csv, breakdown.json, mca.txt and the mca-<symbol>.s inputs) and
+out/plots/<kernel>[@<isa>]-breakdown.png.
 The old ones are removed first and the new ones built in a temporary
 directory, so a failed run leaves nothing that looks current.
 
@@ -24,6 +28,7 @@ samples, 1 anything else.
 """
 import argparse
 import csv
+import functools
 import json
 import os
 import re
@@ -33,7 +38,9 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mca  # noqa: E402
 import perf_parse  # noqa: E402
+import predict  # noqa: E402
 
 EXIT_USAGE, EXIT_NO_PERF, EXIT_NOT_PERMITTED, EXIT_NO_SAMPLES = 2, 3, 4, 5
 # Samples per second. perf's default, 4000, slowed LIONESS by about 9% on a
@@ -229,6 +236,30 @@ def report(perf, data, event, driver, args, tmp):
     return parsed
 
 
+def annotate(perf, data, symbol):
+    """One symbol's listing (perf_parse.parse_annotate), each instruction
+    also as "code": its text with addresses stripped."""
+    result = run([perf, "annotate", "-i", data, "--stdio", "--stdio-color",
+                  "never", "--no-source", "-s", symbol])
+    try:
+        listings = perf_parse.parse_annotate(result.stdout)
+    except ValueError:
+        why = " / ".join(result.stderr.strip().splitlines()[-2:])
+        raise ProfileError(f"perf annotate found no code for {symbol} "
+                           f"({why or 'no message'})")
+    listing = listings[0]
+    for insn in listing["instructions"]:
+        insn["code"] = perf_parse.strip_addresses(insn["asm"], symbol)
+    return listing
+
+
+def named_rows(result):
+    """The user-space rows perf could name, hottest first: the symbols
+    worth annotating."""
+    return [r for r in result["rows"]
+            if r["part"] != "OS kernel" and not r["symbol"].startswith("[")]
+
+
 # The breakdown
 
 def merge_unresolved(rows):
@@ -393,6 +424,88 @@ def plot(result, path):
     plt.close(fig)
 
 
+# The prediction
+
+@functools.lru_cache(maxsize=None)
+def prediction_model(mcpu):
+    """(llvm-mca model for MCPU, None), or (None, why not) after one line
+    on stderr saying so: the profile goes on without a prediction."""
+    try:
+        return mca.resolve(mcpu), None
+    except mca.McaError as e:
+        print(f"profile: {e}; profiling without a prediction", file=sys.stderr)
+        return None, str(e)
+
+
+def prediction(args, perf, data, result, tmp):
+    model, why_not = prediction_model(args.mcpu)
+    if model is None:
+        return predict.unavailable(why_not)
+    try:
+        return predict.predict(named_rows(result),
+                               result["driver"]["without_perf"]["on_cpu_fraction"],
+                               lambda symbol: annotate(perf, data, symbol),
+                               driver_command(args), model, tmp)
+    except (ProfileError, mca.McaError) as e:
+        print(f"profile: {e}; no prediction", file=sys.stderr)
+        return predict.unavailable(str(e))
+
+
+def clock_name(result):
+    return "PMU" if result["core_clock_source"] == "pmu" else \
+        "estimated from TSC"
+
+
+def headline(result):
+    """"measured 1.07 core cycles/byte (estimated from TSC), predicted 0.98
+    on znver4: 92% of the model's bound", or why there is no such line."""
+    if not result["mcpu"]:
+        return "no prediction: " + "; ".join(result["prediction_notes"])
+    if result["predicted_cycles_per_byte"] is None:
+        return (f"predicted on {result['mcpu']} per iteration only (bytes per "
+                "iteration unknown)")
+    on_cpu = result["measured_on_cpu_fraction"]
+    clock = clock_name(result)
+    if on_cpu < MIN_ON_CPU:
+        clock += f", over the {100 * on_cpu:.0f}% of its loop the driver was on its CPU"
+    return (f"measured {result['measured_loop_cycles_per_byte']:.2f} core "
+            f"cycles/byte ({clock}) in the loops below ("
+            f"{result['core_cycles_per_byte'] * on_cpu:.2f} in all), predicted "
+            f"{result['predicted_cycles_per_byte']:.2f} on {result['mcpu']}: "
+            f"{100 * result['model_fraction']:.0f}% of the model's bound")
+
+
+def prediction_lines(result):
+    lines = ["", f"  prediction:    {headline(result)}"]
+    if not result["mcpu"]:
+        return lines
+    lines.append(f"  model:         llvm-mca -mcpu={result['mcpu']} "
+                 f"({result['mcpu_source']}); its output in mca.txt")
+    lines += [f"  note:          {n}" for n in result["prediction_notes"]]
+    for e in result["mca"]:
+        lines.append(f"  {e['symbol']} ({e['self_percent']:.1f}% of samples): "
+                     f"{e['loop']}; {e['loop_share_percent']:.1f}% of its "
+                     f"samples, {e['instructions']} instructions")
+        if e["bytes_per_iteration"]:
+            lines.append(f"    {e['bytes_per_iteration']:g} bytes/iteration "
+                         f"({e['bytes_per_iteration_source']})")
+            lines.append(
+                f"    predicted {e['cycles_per_iteration']:.1f} cycles/"
+                f"iteration (ports alone {e['block_rthroughput']:g}) = "
+                f"{e['predicted_cycles_per_byte']:.3f} cycles/byte; measured "
+                f"{e['measured_cycles_per_byte']:.3f} in this loop: "
+                f"{100 * e['model_fraction']:.0f}% of the model's bound")
+        else:
+            lines.append(f"    predicted {e['cycles_per_iteration']:.1f} "
+                         f"cycles/iteration (ports alone "
+                         f"{e['block_rthroughput']:g})")
+        lines.append(f"    {e['bottleneck']['summary']}")
+        if e["dropped_instructions"]:
+            lines.append(f"    left out, llvm-mca cannot read them: "
+                         f"{'; '.join(e['dropped_instructions'])}")
+    return lines
+
+
 # The listing
 
 def listing(result, out_dir, png):
@@ -442,8 +555,9 @@ def listing(result, out_dir, png):
                          f"   {c['stage']}: {' + '.join(c['parts'])}")
         lines.append("  (a stage also times the glue around its calls, such "
                      "as LIONESS's xors, which perf puts under lioness_*)")
+    lines += prediction_lines(result)
     lines += ["", f"  written: {out_dir}/ (perf.data, report.txt, breakdown.csv,"
-              f" breakdown.json), {png}"]
+              f" breakdown.json{', mca.txt' if result['mca'] else ''}), {png}"]
     return "\n".join(lines)
 
 
@@ -461,6 +575,7 @@ def profile(args):
                            "list'", EXIT_USAGE)
     out_dir = os.path.join(args.out, "profiles", name)
     png = os.path.join(args.out, "plots", f"{name}-breakdown.png")
+    prediction_model(args.mcpu)  # says now, not after the run, if it can't
     # Nothing old may stand in for this run if it fails.
     shutil.rmtree(out_dir, ignore_errors=True)
     if os.path.exists(png):
@@ -485,6 +600,7 @@ def profile(args):
                                      under_perf["binary"])
         result = build_result(name, event, event_note, actual, measured,
                               under_perf, parsed, total, rows)
+        result.update(prediction(args, perf, data, result, tmp))
         write_breakdown(result, tmp)
         plot(result, os.path.join(tmp, "breakdown.png"))
         os.replace(tmp, out_dir)
@@ -519,6 +635,9 @@ def add_run_options(parser):
                         help="length of the timed loop (default 3)")
     parser.add_argument("--call-graph", choices=["fp", "dwarf"],
                         help="also record call chains (perf record --call-graph)")
+    parser.add_argument("--mcpu", help="llvm-mca's model for the prediction: "
+                        "native (default: the one LLVM picks for this host), "
+                        "znver4, icelake-server, sapphirerapids, ...")
     parser.add_argument("--bin", default="build/cyclebench")
     parser.add_argument("--out", default="out")
 

@@ -2,9 +2,11 @@
 # `make profile` and `make diff` end to end on short runs; the driver they
 # record (`cyclebench run`); their errors, none of which may leave output
 # that looks current; and the perf output parsers on committed fixtures
-# (tests/test_perf_parse.py). perf missing is a failure (CI installs
-# linux-perf); perf refused by the kernel (perf_event_paranoid, seccomp)
-# skips the perf runs with the reason.
+# (tests/test_perf_parse.py), with the prediction's loop finder, llvm-mca
+# parser and arithmetic (tests/test_mca.py). perf missing is a failure (CI
+# installs linux-perf); perf refused by the kernel (perf_event_paranoid,
+# seccomp) skips the perf runs with the reason, and gdb refused (ptrace)
+# skips the check of counted bytes per iteration.
 set -u
 bin=$(realpath "${1:-build/cyclebench}")
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -38,8 +40,10 @@ expect_error() {
     fi
 }
 
-# The parsers, on real perf output.
-if "$python" -m pytest -q -p no:cacheprovider "$root/tests/test_perf_parse.py" >"$tmp/pytest" 2>&1; then
+# The parsers, the loop finder and predict's arithmetic, on real perf and
+# llvm-mca output.
+if "$python" -m pytest -q -rs -p no:cacheprovider "$root/tests/test_perf_parse.py" \
+    "$root/tests/test_mca.py" >"$tmp/pytest" 2>&1; then
     status=0
 else
     status=$?
@@ -47,11 +51,14 @@ fi
 summary=$(tail -1 "$tmp/pytest")
 n_passed=$(grep -o '[0-9]* passed' <<<"$summary" | cut -d' ' -f1)
 n_failed=$(grep -o '[0-9]* failed' <<<"$summary" | cut -d' ' -f1)
+n_skipped=$(grep -o '[0-9]* skipped' <<<"$summary" | cut -d' ' -f1)
 passed=$((passed + ${n_passed:-0})); failed=$((failed + ${n_failed:-0}))
-echo "     test_perf_parse.py: $summary"
+skipped=$((skipped + ${n_skipped:-0}))
+echo "     test_perf_parse.py, test_mca.py: $summary"
+sed -n 's/^SKIPPED \[[0-9]*\] [^:]*:[0-9]*: /SKIP /p' "$tmp/pytest"
 if [ $status -ne 0 ]; then
     [ -n "$n_failed" ] || failed=$((failed + 1))
-    echo "FAIL test_perf_parse.py (pytest exit $status):"; tail -40 "$tmp/pytest"
+    echo "FAIL test_perf_parse.py, test_mca.py (pytest exit $status):"; tail -40 "$tmp/pytest"
 fi
 
 # The driver: one JSON object on stdout.
@@ -100,6 +107,8 @@ check "make profile runs profile_kernel.py with KERNEL, ISA, SIZE, SECONDS, OUT"
 dry_run diff A=chacha20@avx2 B=chacha8@avx2
 check "make diff runs diff.py with A and B" \
     grep -q "diff.py 'chacha20@avx2' 'chacha8@avx2' --bin=build/cyclebench --out=out" "$tmp/make"
+dry_run profile KERNEL=chacha20 MCPU=znver4
+check "make profile passes MCPU" grep -q "profile_kernel.py 'chacha20' .*--mcpu=znver4" "$tmp/make"
 expect_error "profile: no kernel names the make variable" 2 "make profile KERNEL=" profile ""
 expect_error "diff: one side missing" 2 "make diff A=" diff_ chacha20 ""
 
@@ -157,6 +166,41 @@ fi
 expect_error "diff: unknown kernel" 2 "unknown kernel 'chacha21'" diff_ chacha20@sse2 chacha21@sse2 --seconds=0.2
 check "  ... writes no diff" test -z "$(ls "$tmp/out/diff" 2>/dev/null)"
 
+# No prediction possible: one line naming the fix, and the profile itself
+# completes and exits 0.
+# expect_profile_without_prediction <name> <stderr pattern> <command...>
+expect_profile_without_prediction() {
+    local name=$1 pattern=$2; shift 2
+    "$@" >"$tmp/stdout" 2>"$tmp/stderr"
+    local status=$? lines
+    lines=$(wc -l <"$tmp/stderr")
+    if [ $status -eq 0 ] && [ "$lines" -eq 1 ] && grep -q -- "$pattern" "$tmp/stderr" &&
+        grep -q '^  prediction:    no prediction' "$tmp/stdout" &&
+        "$python" -c 'import json, sys; d = json.load(open(sys.argv[1]))
+assert d["predicted_cycles_per_byte"] is None and d["mcpu"] is None and d["rows"]' \
+            "$tmp/out/profiles/memcpy/breakdown.json"; then
+        ok "$name: $(cat "$tmp/stderr")"
+    else
+        fail "$name: status $status, stderr $lines lines: $(head -c 400 "$tmp/stderr")"
+    fi
+}
+LLVM_MCA="$tmp/no-such-llvm-mca" expect_profile_without_prediction \
+    "profile: llvm-mca missing" "apt-get install llvm-19" profile memcpy --seconds=0.2
+expect_profile_without_prediction "profile: unknown llvm-mca model" "no model 'pentium-9000'.*-mcpu=help" \
+    profile memcpy --seconds=0.2 --mcpu=pentium-9000
+GDB="$tmp/no-such-gdb" profile chacha20 --size=4096 --seconds=0.2 >"$tmp/stdout" 2>"$tmp/stderr"
+status=$?
+check "profile without gdb exits 0 (got $status: $(head -c 300 "$tmp/stderr"))" [ $status -eq 0 ]
+check "  ... predicts cycles per iteration only, saying why" "$python" - \
+    "$tmp/out/profiles/chacha20/breakdown.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["predicted_cycles_per_byte"] is None and d["mcpu"]
+e = d["mca"][0]
+assert e["cycles_per_iteration"] > 0 and e["bytes_per_iteration"] is None
+assert any("apt-get install gdb" in n for n in d["prediction_notes"]), d["prediction_notes"]
+EOF
+
 # The pipeline end to end: LIONESS at 509 bytes.
 isa=generic
 supported lioness avx2 && isa=avx2
@@ -199,6 +243,37 @@ else
     check "  ... header says it fell back to cpu-clock" grep -q '^  sampled event: cpu-clock' "$tmp/listing"
 fi
 check "  ... prints the stage timing beside perf's split" grep -q 'blake2b H(K2,R)' "$tmp/listing"
+check "  ... writes llvm-mca's output" grep -q '^Block RThroughput:' "$dir/mca.txt"
+check "  ... prints the prediction beside the measurement" \
+    grep -q "^  prediction:    measured .* core cycles/byte .*, predicted .* on .*: .*% of the model's bound" "$tmp/listing"
+if grep -q 'gdb may not trace here' "$tmp/listing"; then
+    skip "  ... bytes per iteration: $(grep -o 'gdb may not trace here.*' "$tmp/listing")"
+else
+    check "  ... predicts blake2b's and chacha's loops from counted bytes per iteration" \
+        "$python" - "$dir" "$isa" <<'EOF'
+import json, os, sys
+d, isa = sys.argv[1], sys.argv[2]
+b = json.load(open(f"{d}/breakdown.json"))
+assert b["mcpu"] and b["bottleneck"], (b["mcpu"], b["bottleneck"])
+symbols = [e["symbol"] for e in b["mca"]]
+if isa == "avx2":
+    assert symbols[:2] == ["blake2b_compress_avx2", "chacha_stream_xor_avx2"], symbols
+for e in b["mca"]:
+    # Every LIONESS call runs each loop a whole number of times, and the
+    # bytes per iteration are the call's 509 over them.
+    n = e["iterations_per_call"]
+    assert n >= 1 and n == int(n), e
+    assert abs(e["bytes_per_iteration"] * n - 509) < 1e-6, e
+    assert e["cycles_per_iteration"] > 0 and e["instructions"] > 10
+    assert abs(e["predicted_cycles_per_byte"] -
+               e["cycles_per_iteration"] / e["bytes_per_iteration"]) < 1e-3
+    assert 0 < e["loop_share_percent"] <= 100.5
+    assert e["bottleneck"]["summary"] and e["bottleneck"]["busiest_ports"]
+    assert os.path.exists(f"{d}/{e['mca_input']}")
+assert abs(b["predicted_cycles_per_byte"] -
+           sum(e["predicted_cycles_per_byte"] for e in b["mca"])) < 1e-3
+EOF
+fi
 
 # make diff on two ChaCha ISAs.
 a=chacha20@ssse3
@@ -222,8 +297,12 @@ def row(label):
 a, b = row("instructions")
 assert int(a) > 50 and int(b) > 50
 for label in ("  xmm", "  loads", "  stores", "  shuffles/permutes", "  rotates",
-              "cycles/byte, whole kernel"):
+              "cycles/byte, whole kernel", "predicted cycles/iteration",
+              "predicted cycles/byte", "share of the model's bound"):
     row(label)
+assert float(row("predicted cycles/iteration")[0]) > 0
+for tag in ("A", "B"):
+    assert re.search(rf"^{tag} chacha20@\S+ bottleneck on \S+: \S+-bound", text, re.M), tag
 if isa == "avx2":
     ymm_a, ymm_b = row("  ymm")
     assert int(ymm_a) > 0 and int(ymm_b) == 0, (ymm_a, ymm_b)

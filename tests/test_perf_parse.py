@@ -1,21 +1,12 @@
 """The perf output parsers and the profile/diff arithmetic, on real perf
 output committed in profiles/fixtures/. Run by tests/profile_test.sh:
 /usr/bin/python3 -m pytest tests/test_perf_parse.py"""
-import os
-import sys
-
 import pytest
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-sys.path.insert(0, os.path.join(ROOT, "profiles"))
+from profile_fixtures import fixture  # also puts profiles/ on the path
 import diff  # noqa: E402
 import perf_parse  # noqa: E402
 import profile_kernel  # noqa: E402
-
-
-def fixture(name):
-    with open(os.path.join(ROOT, "profiles", "fixtures", name)) as f:
-        return f.read()
 
 
 def test_report_rows_in_perf_order():
