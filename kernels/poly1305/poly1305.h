@@ -5,7 +5,7 @@
  * ChaCha20-Poly1305 AEAD can MAC its ciphertext chunk by chunk. The vector
  * variants convert to 26-bit limbs on entry to their wide loop and back on
  * exit; a call with only a few blocks stays scalar, inside the same ISA's
- * object. */
+ * object (and avx512 hands mid-length calls to the avx2 loop). */
 #ifndef CYCLEBENCH_POLY1305_H
 #define CYCLEBENCH_POLY1305_H
 
@@ -20,17 +20,26 @@
 #define POLY1305_BLOCK_BYTES 16
 /* Widest vector path: eight blocks, one per 64-bit lane of a zmm. */
 #define POLY1305_MAX_LANES 8
+/* Calls shorter than this stay scalar in every vector variant: the vector
+ * set-up (the powers of r, once per key, and converting to 26-bit limbs
+ * and back) costs about as much as eight scalar blocks. On the Xeon
+ * (family 6, model 207) the four-lane avx2 loop lost to scalar blocks up
+ * to 416 bytes (384: 0.857 against 0.837 TSC ticks/byte; 128: 1.72
+ * against 0.89) and won from 448 (0.793 against 0.830). */
+#define POLY1305_SCALAR_BELOW 448
 
 typedef struct poly1305_state {
     uint64_t h[3]; /* accumulator: h[0] + h[1] 2^64 + h[2] 2^128, h[2] <= 4 */
     uint64_t r[2]; /* clamped r */
     uint64_t s[2]; /* the key's second half, added at the end */
-    /* The vector paths' powers of r in 26-bit limbs, filled in the layout
-     * of the ISA that first needs them (a state is used by one ISA from
-     * init to finish). Row i is one vector of per-lane values: rows 0-8
-     * the multiplier of the wide loop (r^lanes, limbs 0-4 then 5 * limbs
-     * 1-4), rows 9-17 the per-lane powers the last blocks take. */
-    int powers_ready;
+    /* The vector paths' powers of r in 26-bit limbs, in the layout of the
+     * vector width that last needed them: powers_lanes is its lane count,
+     * 0 before any (the avx512 variant hands short calls to the avx2
+     * loop, so one state can meet both widths). Row i is one vector of
+     * per-lane values: rows 0-8 the multiplier of the wide loop (r^lanes,
+     * limbs 0-4 then 5 * limbs 1-4), rows 9-17 the per-lane powers the
+     * last blocks take. */
+    int powers_lanes;
     alignas(64) uint64_t powers[18][POLY1305_MAX_LANES];
 } poly1305_state;
 
