@@ -32,14 +32,13 @@ typedef struct poly1305_state {
     uint64_t h[3]; /* accumulator: h[0] + h[1] 2^64 + h[2] 2^128, h[2] <= 4 */
     uint64_t r[2]; /* clamped r */
     uint64_t s[2]; /* the key's second half, added at the end */
-    /* The vector paths' powers of r in 26-bit limbs, in the layout of the
-     * vector width that last needed them: powers_lanes is its lane count,
-     * 0 before any (the avx512 variant hands short calls to the avx2
-     * loop, so one state can meet both widths). Row i is one vector of
-     * per-lane values: rows 0-8 the multiplier of the wide loop (r^lanes,
-     * limbs 0-4 then 5 * limbs 1-4), rows 9-17 the per-lane powers the
-     * last blocks take. */
-    int powers_lanes;
+    /* The vector paths' powers of r, in the layout of the path that last
+     * needed them: powers_layout is its lane count times its limb width
+     * in bits (4 * 26, 8 * 26, 8 * 44), 0 before any; a variant that hands
+     * some calls to another's loop can meet two layouts in one state. Row
+     * i is one vector of per-lane values; poly1305_vector.h and
+     * poly1305_avx512ifma.c say which rows hold what. */
+    int powers_layout;
     alignas(64) uint64_t powers[18][POLY1305_MAX_LANES];
 } poly1305_state;
 
@@ -58,7 +57,7 @@ typedef struct poly1305_impl {
 extern const poly1305_impl poly1305_impls[];
 
 poly1305_blocks_fn poly1305_blocks_generic, poly1305_blocks_avx2,
-    poly1305_blocks_avx512;
+    poly1305_blocks_avx512, poly1305_blocks_avx512ifma;
 
 /* Setup and finish are the same for every ISA: they touch the scalar
  * accumulator only. */

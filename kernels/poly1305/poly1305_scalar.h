@@ -128,19 +128,28 @@ POLY1305_INLINE void poly1305_from_limbs(uint64_t d[5], uint64_t h[3])
     h[2] = (d[4] >> 24) + (sum < top);
 }
 
-/* limbs[i] = r^(i+1) mod p in 26-bit limbs, for i < n. Each power is fully
- * reduced so that every limb, and 5 times it, stays in 32 bits. */
+/* pw[i] = r^(i+1) mod p, fully reduced, for i < n: the multipliers of the
+ * vector paths, which split them into limbs of their own width. */
 POLY1305_INLINE void poly1305_powers(const poly1305_state *st, int n,
-                                     uint64_t limbs[][5])
+                                     uint64_t pw[][3])
 {
     uint64_t p[3] = { st->r[0], st->r[1], 0 };
     for (int i = 0; i < n; i++) {
         if (i > 0)
             poly1305_mul_r(&p[0], &p[1], &p[2], st->r[0], st->r[1]);
-        uint64_t frozen[3] = { p[0], p[1], p[2] };
-        poly1305_freeze(frozen);
-        poly1305_to_limbs(frozen, limbs[i]);
+        pw[i][0] = p[0];
+        pw[i][1] = p[1];
+        pw[i][2] = p[2];
+        poly1305_freeze(pw[i]);
     }
+}
+
+/* The vector paths load a group of 2k blocks as two vectors of k blocks
+ * and interleave their 64-bit halves: lane 2i holds block i of the group,
+ * lane 2i + 1 block i + k. */
+POLY1305_INLINE int poly1305_block_of_lane(int lane, int lanes)
+{
+    return lane / 2 + (lane % 2) * (lanes / 2);
 }
 
 #endif

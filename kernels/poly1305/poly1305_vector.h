@@ -25,28 +25,27 @@
 
 #define POLY1305_GROUP_BYTES (POLY1305_BLOCK_BYTES * LANES)
 
-/* Rows of st->powers: the loop's multiplier, then the last group's. */
+/* Rows of st->powers: the loop's multiplier (r^LANES, limbs 0-4 then 5
+ * times limbs 1-4), then the same for the last group's per-lane powers. */
 #define POLY1305_ROWS_LOOP 0
 #define POLY1305_ROWS_LAST 9
-
-/* The lane a block lands in follows from how vector_load interleaves the
- * two loads: lane 2i holds block i of the group, lane 2i + 1 block
- * i + LANES / 2. */
-POLY1305_INLINE int vector_block_of_lane(int lane)
-{
-    return lane / 2 + (lane % 2) * (LANES / 2);
-}
+/* What st->powers_layout says when this path filled them. */
+#define VECTOR_LAYOUT (LANES * 26)
 
 /* Once per key: r^LANES in every lane for the loop, and in lane j the
  * power r^(LANES - b) that block b of the last group (the block in lane j)
- * still owes. */
+ * still owes. The powers are fully reduced, so that every limb, and 5
+ * times it, stays in 32 bits. */
 POLY1305_INLINE void vector_powers(poly1305_state *st)
 {
-    uint64_t limbs[LANES][5];
-    poly1305_powers(st, LANES, limbs);
+    uint64_t pw[LANES][3], limbs[LANES][5];
+    poly1305_powers(st, LANES, pw);
+    for (int k = 0; k < LANES; k++)
+        poly1305_to_limbs(pw[k], limbs[k]);
     for (int lane = 0; lane < LANES; lane++) {
         const uint64_t *loop = limbs[LANES - 1];
-        const uint64_t *last = limbs[LANES - 1 - vector_block_of_lane(lane)];
+        const uint64_t *last =
+            limbs[LANES - 1 - poly1305_block_of_lane(lane, LANES)];
         for (int i = 0; i < 5; i++) {
             st->powers[POLY1305_ROWS_LOOP + i][lane] = loop[i];
             st->powers[POLY1305_ROWS_LAST + i][lane] = last[i];
@@ -56,10 +55,11 @@ POLY1305_INLINE void vector_powers(poly1305_state *st)
             st->powers[POLY1305_ROWS_LAST + 4 + i][lane] = 5 * last[i];
         }
     }
-    st->powers_lanes = LANES;
+    st->powers_layout = VECTOR_LAYOUT;
 }
 
-/* One group of blocks as limbs: lane j gets block vector_block_of_lane(j). */
+/* One group of blocks as limbs, lane j getting block
+ * poly1305_block_of_lane(j, LANES). */
 POLY1305_INLINE void vector_load(const uint8_t *in, VEC m[5], VEC hibit,
                                  VEC mask)
 {
@@ -124,7 +124,7 @@ POLY1305_INLINE void vector_blocks(poly1305_state *st, const uint8_t *in,
     const VEC hibit = V_SET1(padbit << 24);
     uint64_t acc[5];
     VEC h[5], m[5];
-    if (st->powers_lanes != LANES)
+    if (st->powers_layout != VECTOR_LAYOUT)
         vector_powers(st);
     /* The running h joins the first block, in lane 0. */
     poly1305_to_limbs(st->h, acc);
