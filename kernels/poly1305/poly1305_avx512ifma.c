@@ -155,24 +155,13 @@ POLY1305_INLINE void ifma_store_rows(poly1305_state *st, int row,
                                         _mm512_slli_epi64(p.l2, 2)));
 }
 
-/* Once per key. r^1 .. r^8 come from the scalar core; in lane j, the
- * last group's block b = poly1305_block_of_lane(j) still owes r^(8 - b),
- * or r^(16 - b) in the other chain's last group: those, and r^16, are one
- * vector multiply by r^8 each. */
+/* Once per key. r^8 and the last group's r^(8 - b) come from the scalar
+ * core; the other chain's last group owes r^(16 - b): that, and r^16, are
+ * one vector multiply by r^8 each. */
 POLY1305_INLINE void ifma_powers(poly1305_state *st)
 {
-    uint64_t pw[IFMA_LANES][3], limbs[IFMA_LANES][3];
-    poly1305_powers(st, IFMA_LANES, pw);
-    for (int k = 0; k < IFMA_LANES; k++)
-        ifma_to_limbs(pw[k], limbs[k]);
-    for (int lane = 0; lane < IFMA_LANES; lane++) {
-        const uint64_t *last =
-            limbs[IFMA_LANES - 1 - poly1305_block_of_lane(lane, IFMA_LANES)];
-        for (int i = 0; i < 3; i++) {
-            st->powers[IFMA_ROWS_LOOP + i][lane] = limbs[IFMA_LANES - 1][i];
-            st->powers[IFMA_ROWS_LAST + i][lane] = last[i];
-        }
-    }
+    poly1305_power_rows(st, IFMA_LANES, 3, ifma_to_limbs, IFMA_ROWS_LOOP,
+                        IFMA_ROWS_LAST);
     ifma_store_rows(st, IFMA_ROWS_LOOP, ifma_load_rows(st, IFMA_ROWS_LOOP));
     ifma_store_rows(st, IFMA_ROWS_LAST, ifma_load_rows(st, IFMA_ROWS_LAST));
     /* Rows LOOP hold r^8 now. */

@@ -128,8 +128,7 @@ POLY1305_INLINE void poly1305_from_limbs(uint64_t d[5], uint64_t h[3])
     h[2] = (d[4] >> 24) + (sum < top);
 }
 
-/* pw[i] = r^(i+1) mod p, fully reduced, for i < n: the multipliers of the
- * vector paths, which split them into limbs of their own width. */
+/* pw[i] = r^(i+1) mod p, fully reduced, for i < n. */
 POLY1305_INLINE void poly1305_powers(const poly1305_state *st, int n,
                                      uint64_t pw[][3])
 {
@@ -150,6 +149,31 @@ POLY1305_INLINE void poly1305_powers(const poly1305_state *st, int n,
 POLY1305_INLINE int poly1305_block_of_lane(int lane, int lanes)
 {
     return lane / 2 + (lane % 2) * (lanes / 2);
+}
+
+/* The powers of r a vector path multiplies by, as rows of st->powers
+ * (one value per lane), split into nlimbs limbs by to_limbs: from
+ * loop_row, r^lanes in every lane; from last_row, in lane j the power
+ * r^(lanes - b) that block b = poly1305_block_of_lane(j) of the last group
+ * still owes. */
+POLY1305_INLINE void poly1305_power_rows(poly1305_state *st, int lanes,
+                                         int nlimbs,
+                                         void (*to_limbs)(const uint64_t[3],
+                                                          uint64_t *),
+                                         int loop_row, int last_row)
+{
+    uint64_t pw[POLY1305_MAX_LANES][3], limbs[POLY1305_MAX_LANES][5];
+    poly1305_powers(st, lanes, pw);
+    for (int k = 0; k < lanes; k++)
+        to_limbs(pw[k], limbs[k]);
+    for (int lane = 0; lane < lanes; lane++) {
+        const uint64_t *last =
+            limbs[lanes - 1 - poly1305_block_of_lane(lane, lanes)];
+        for (int i = 0; i < nlimbs; i++) {
+            st->powers[loop_row + i][lane] = limbs[lanes - 1][i];
+            st->powers[last_row + i][lane] = last[i];
+        }
+    }
 }
 
 #endif

@@ -32,29 +32,20 @@
 /* What st->powers_layout says when this path filled them. */
 #define VECTOR_LAYOUT (LANES * 26)
 
-/* Once per key: r^LANES in every lane for the loop, and in lane j the
- * power r^(LANES - b) that block b of the last group (the block in lane j)
- * still owes. The powers are fully reduced, so that every limb, and 5
- * times it, stays in 32 bits. */
+/* Once per key: the rows of poly1305_power_rows, and 5 times limbs 1-4 of
+ * each (2^130 is 5 mod p). The powers are fully reduced, so that every
+ * limb, and 5 times it, stays in 32 bits. */
 POLY1305_INLINE void vector_powers(poly1305_state *st)
 {
-    uint64_t pw[LANES][3], limbs[LANES][5];
-    poly1305_powers(st, LANES, pw);
-    for (int k = 0; k < LANES; k++)
-        poly1305_to_limbs(pw[k], limbs[k]);
-    for (int lane = 0; lane < LANES; lane++) {
-        const uint64_t *loop = limbs[LANES - 1];
-        const uint64_t *last =
-            limbs[LANES - 1 - poly1305_block_of_lane(lane, LANES)];
-        for (int i = 0; i < 5; i++) {
-            st->powers[POLY1305_ROWS_LOOP + i][lane] = loop[i];
-            st->powers[POLY1305_ROWS_LAST + i][lane] = last[i];
-        }
+    poly1305_power_rows(st, LANES, 5, poly1305_to_limbs, POLY1305_ROWS_LOOP,
+                        POLY1305_ROWS_LAST);
+    for (int lane = 0; lane < LANES; lane++)
         for (int i = 1; i < 5; i++) {
-            st->powers[POLY1305_ROWS_LOOP + 4 + i][lane] = 5 * loop[i];
-            st->powers[POLY1305_ROWS_LAST + 4 + i][lane] = 5 * last[i];
+            st->powers[POLY1305_ROWS_LOOP + 4 + i][lane] =
+                5 * st->powers[POLY1305_ROWS_LOOP + i][lane];
+            st->powers[POLY1305_ROWS_LAST + 4 + i][lane] =
+                5 * st->powers[POLY1305_ROWS_LAST + i][lane];
         }
-    }
     st->powers_layout = VECTOR_LAYOUT;
 }
 
