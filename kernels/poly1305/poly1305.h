@@ -21,12 +21,12 @@
 /* Widest vector path: eight blocks, one per 64-bit lane of a zmm. */
 #define POLY1305_MAX_LANES 8
 /* Calls shorter than this stay scalar in every vector variant: the vector
- * set-up (the powers of r, once per key, and converting to 26-bit limbs
- * and back) costs about as much as eight scalar blocks. On the Xeon
- * (family 6, model 207) the four-lane avx2 loop lost to scalar blocks up
- * to 416 bytes (384: 0.857 against 0.837 TSC ticks/byte; 128: 1.72
- * against 0.89) and won from 448 (0.793 against 0.830). */
-#define POLY1305_SCALAR_BELOW 448
+ * set-up (the powers of r, once per key, and converting to and from vector
+ * limbs) costs about as much as six scalar blocks. On the Xeon (family 6,
+ * model 207) the four-lane avx2 loop lost to scalar blocks at 352 bytes
+ * (0.809 against 0.800 TSC ticks/byte) and 256 (0.865 against 0.805), and
+ * won from 384 (0.716 against 0.799) at every 32-byte step to 544. */
+#define POLY1305_SCALAR_BELOW 384
 
 typedef struct poly1305_state {
     uint64_t h[3]; /* accumulator: h[0] + h[1] 2^64 + h[2] 2^128, h[2] <= 4 */

@@ -30,11 +30,11 @@
  * the avx2 object's four lanes of ymm, so a profile of this variant on
  * such messages shows avx2 symbols. Eight lanes need twice the powers of r
  * per key and leave up to seven blocks to the scalar tail: on the Xeon
- * (family 6, model 207) they lost to four lanes at 576 bytes (0.715
- * against 0.629 TSC ticks/byte) and at 704, and from 896 up they won at
- * every 32-byte step to 1600 (896: 0.569 against 0.614). */
+ * (family 6, model 207) they took 1.035 and 1.013 times the four lanes'
+ * time at 704 and 736 bytes, 1.11 at 576, and from 768 (0.90) less at
+ * every 32-byte step to 1216. */
 #define VECTOR_NARROW_BLOCKS poly1305_blocks_avx2
-#define VECTOR_NARROW_BELOW 896
+#define VECTOR_NARROW_BELOW 768
 
 #define POLY1305_ISA avx512
 #include "poly1305_vector.h"

@@ -27,10 +27,11 @@
 #define IFMA_GROUP_BYTES (POLY1305_BLOCK_BYTES * IFMA_LANES)
 
 /* The set-up (eight powers of r by scalar multiplies, eight more by two
- * vector ones) pays from here: on the Xeon the avx2 loop won at 448 and
- * 480 bytes (0.736 against 0.772 TSC ticks/byte at 448) and this one from
- * 512 (0.564 against 0.695), at every 32-byte step to 960. */
-#define IFMA_BELOW 512
+ * vector ones) and a scalar tail of up to seven blocks pay from here: on
+ * the Xeon this loop took 1.03 and 1.01 times the avx2 loop's time at 576
+ * and 608 bytes (four and six blocks left over) and 1.15 at 448, and from
+ * 640 (0.86) less at every 32-byte step to 1024. */
+#define IFMA_BELOW 640
 
 /* What st->powers_layout says when this file filled them. */
 #define IFMA_LAYOUT (IFMA_LANES * 44)

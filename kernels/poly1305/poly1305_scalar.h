@@ -128,21 +128,6 @@ POLY1305_INLINE void poly1305_from_limbs(uint64_t d[5], uint64_t h[3])
     h[2] = (d[4] >> 24) + (sum < top);
 }
 
-/* pw[i] = r^(i+1) mod p, fully reduced, for i < n. */
-POLY1305_INLINE void poly1305_powers(const poly1305_state *st, int n,
-                                     uint64_t pw[][3])
-{
-    uint64_t p[3] = { st->r[0], st->r[1], 0 };
-    for (int i = 0; i < n; i++) {
-        if (i > 0)
-            poly1305_mul_r(&p[0], &p[1], &p[2], st->r[0], st->r[1]);
-        pw[i][0] = p[0];
-        pw[i][1] = p[1];
-        pw[i][2] = p[2];
-        poly1305_freeze(pw[i]);
-    }
-}
-
 /* The vector paths load a group of 2k blocks as two vectors of k blocks
  * and interleave their 64-bit halves: lane 2i holds block i of the group,
  * lane 2i + 1 block i + k. */
@@ -151,28 +136,37 @@ POLY1305_INLINE int poly1305_block_of_lane(int lane, int lanes)
     return lane / 2 + (lane % 2) * (lanes / 2);
 }
 
+POLY1305_INLINE int poly1305_lane_of_block(int block, int lanes)
+{
+    int half = lanes / 2;
+    return block < half ? 2 * block : 2 * (block - half) + 1;
+}
+
 /* The powers of r a vector path multiplies by, as rows of st->powers
- * (one value per lane), split into nlimbs limbs by to_limbs: from
- * loop_row, r^lanes in every lane; from last_row, in lane j the power
- * r^(lanes - b) that block b = poly1305_block_of_lane(j) of the last group
- * still owes. */
+ * (one value per lane), each fully reduced and split into nlimbs limbs by
+ * to_limbs: from loop_row, r^lanes in every lane; from last_row, in lane j
+ * the power r^(lanes - b) that block b = poly1305_block_of_lane(j) of the
+ * last group still owes. */
 POLY1305_INLINE void poly1305_power_rows(poly1305_state *st, int lanes,
                                          int nlimbs,
                                          void (*to_limbs)(const uint64_t[3],
                                                           uint64_t *),
                                          int loop_row, int last_row)
 {
-    uint64_t pw[POLY1305_MAX_LANES][3], limbs[POLY1305_MAX_LANES][5];
-    poly1305_powers(st, lanes, pw);
-    for (int k = 0; k < lanes; k++)
-        to_limbs(pw[k], limbs[k]);
-    for (int lane = 0; lane < lanes; lane++) {
-        const uint64_t *last =
-            limbs[lanes - 1 - poly1305_block_of_lane(lane, lanes)];
-        for (int i = 0; i < nlimbs; i++) {
-            st->powers[loop_row + i][lane] = limbs[lanes - 1][i];
-            st->powers[last_row + i][lane] = last[i];
-        }
+    uint64_t p[3] = { st->r[0], st->r[1], 0 };
+    for (int k = 1; k <= lanes; k++) {
+        uint64_t frozen[3] = { p[0], p[1], p[2] }, limbs[5];
+        int lane = poly1305_lane_of_block(lanes - k, lanes);
+        poly1305_freeze(frozen);
+        to_limbs(frozen, limbs);
+        for (int i = 0; i < nlimbs; i++)
+            st->powers[last_row + i][lane] = limbs[i];
+        if (k < lanes)
+            poly1305_mul_r(&p[0], &p[1], &p[2], st->r[0], st->r[1]);
+        else
+            for (int i = 0; i < nlimbs; i++)
+                for (int j = 0; j < lanes; j++)
+                    st->powers[loop_row + i][j] = limbs[i];
     }
 }
 
