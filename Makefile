@@ -99,13 +99,16 @@ $(BUILD)/asan-tests/%: tests/%.c $(ASAN_TEST_SUPPORT_OBJ) $(ASAN_KERNEL_OBJ) $(A
 test: deps $(BUILD)/cyclebench $(TEST_BIN) $(ASAN_TEST_BIN)
 	@tests/run.sh $(BUILD)
 
-# make bench [KERNEL=regex] [ISA=name] [SIZES=list] [REPS=n]: the full sweep
-# by default. Results go to out/results/<UTC time>.json and .csv, and to
-# latest.json and latest.csv.
+# make bench [KERNEL=regex] [ISA=name] [SIZES=list] [REPS=n] [MIN_TIME=s]
+# [MAX_TIME=s]: the full sweep by default, then its summary. Results go to
+# out/results/<UTC time>.json, .csv and .summary.md, and to latest.*.
 bench: deps $(BUILD)/cyclebench
 	$(BUILD)/cyclebench bench --results-dir=out/results \
 	    $(if $(KERNEL),'--benchmark_filter=$(KERNEL)') $(if $(ISA),--isa=$(ISA)) \
-	    $(if $(SIZES),--sizes=$(SIZES)) $(if $(REPS),--benchmark_repetitions=$(REPS))
+	    $(if $(SIZES),--sizes=$(SIZES)) $(if $(REPS),--benchmark_repetitions=$(REPS)) \
+	    $(if $(MIN_TIME),--benchmark_min_time=$(MIN_TIME)) \
+	    $(if $(MAX_TIME),--max-time=$(MAX_TIME))
+	@$(PYTHON) plots/summary.py out/results/latest.json
 
 # make plots [RESULTS=file] [CLOCK=tsc|core]: charts of a results file in
 # out/plots/. make scenario NAME=lioness|isa-ladder|disk|aead|bulk|all

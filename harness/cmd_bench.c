@@ -1,13 +1,20 @@
 /* `cyclebench bench`: every kernel, on every usable ISA, at every size,
- * through Google Benchmark, timed with the TSC and counted with the PMU.
+ * through Google Benchmark, timed with the TSC in many short batches (see
+ * sampler.h) and counted with the PMU.
  *
  * A variant is timed only after kernel_self_test passes; one that cannot
  * run here or fails the test is listed on stderr with the reason and in the
- * results' "skipped". */
+ * results' "skipped".
+ *
+ * Benchmarks run grouped: one kernel of ours at every ISA and the external
+ * kernels that compute the same thing, at one size, back to back in a
+ * random order, so that what a table compares shares the machine's
+ * conditions of the moment and none of them is always first. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../kernels/kernel.h"
 #include "args.h"
@@ -15,12 +22,17 @@
 #include "gbench.h"
 #include "pmu.h"
 #include "results.h"
+#include "sampler.h"
 #include "sysctl.h"
 #include "timer.h"
 
 #define MAX_SIZES 64
 #define MAX_SIZE (1u << 30)
 #define MAX_GB_ARGS 64
+/* PMU counters are read over a pass of this many batches of their own after
+ * the sampling, so the sampler's bookkeeping is not in them. */
+#define PMU_PASS_BATCHES 32
+#define RUN_WARMUP_SECONDS 0.2
 
 static const size_t default_sizes[] = {
     8, 64, 509, 576, 1536, 4096, 16384, 65536,
@@ -37,6 +49,8 @@ typedef struct bench_options {
     int decrypt;             /* --decrypt: time the inverse operation */
     const char *results_dir; /* NULL: no results files */
     const char *out_path;    /* --benchmark_out, NULL when not given */
+    double min_time; /* --benchmark_min_time: sample at least this; -1: default */
+    double max_time;         /* --max-time: the cap per benchmark */
     gb_format out_format;
     char *gb_args[MAX_GB_ARGS + 1]; /* [0] is the program name */
     int n_gb_args;
@@ -48,12 +62,15 @@ typedef struct bench_case {
     size_t len;
     kernel_args args;
     char name[96];
+    size_t group, size_rank; /* the run order: see the top of this file */
+    uint64_t shuffle;
 } bench_case;
 
 /* What every benchmark reads; set up once before any runs. */
 static pmu_group counters;
 static int core_cycles_index;
 static const timer_info *timer;
+static sampler_config sampling;
 
 /* Options */
 
@@ -131,6 +148,21 @@ static int parse_cpu(bench_options *o, const char *value)
     return 0;
 }
 
+/* A number of seconds, at least 0, or above 0 when positive is set. */
+static int parse_seconds(const char *value, double *out, int positive)
+{
+    char *end;
+    double v = strtod(value, &end);
+    if (end != value && !*end && v >= 0 && v <= 1e6 && (!positive || v > 0)) {
+        *out = v;
+        return 0;
+    }
+    usage_error("'%s' is not a number of seconds%s", value,
+                positive ? " above 0 (e.g. --max-time=0.5)"
+                         : " (e.g. --benchmark_min_time=2)");
+    return -1;
+}
+
 static int parse_gb_flag(bench_options *o, char *arg)
 {
     const char *value;
@@ -146,6 +178,11 @@ static int parse_gb_flag(bench_options *o, char *arg)
                         "(got '%s')", value);
             return -1;
         }
+    } else if (arg_value(arg, "--benchmark_min_time", &value)) {
+        /* Each benchmark samples at least this long; the library's own
+         * minimum time stays at nothing (gb_initialize). */
+        if (parse_seconds(value, &o->min_time, 0))
+            return -1;
     } else if (o->n_gb_args == MAX_GB_ARGS) {
         usage_error("too many --benchmark_* flags (at most %d)", MAX_GB_ARGS);
         return -1;
@@ -164,6 +201,8 @@ static int parse_options(bench_options *o, int argc, char **argv)
     o->counters = "cycles,instructions,branch-misses,cache-misses";
     o->system_tune = 1;
     o->out_format = GB_FORMAT_JSON;
+    o->max_time = SAMPLER_CAP_SECONDS;
+    o->min_time = -1;
     o->gb_args[o->n_gb_args++] = "cyclebench bench";
     for (int i = 0; i < argc; i++) {
         char *arg = argv[i];
@@ -187,6 +226,8 @@ static int parse_options(bench_options *o, int argc, char **argv)
             o->system_tune = 0;
         else if (!strcmp(arg, "--decrypt"))
             o->decrypt = 1;
+        else if (arg_value(arg, "--max-time", &value))
+            rc = parse_seconds(value, &o->max_time, 1);
         else if (arg_value(arg, "--results-dir", &value)) {
             o->results_dir = value;
             if (!*value) {
@@ -199,7 +240,8 @@ static int parse_options(bench_options *o, int argc, char **argv)
         else {
             usage_error("bench: unknown option '%s' (options: --sizes= --isa= "
                         "--kernel= --cpu= --counters= --no-system-tune "
-                        "--decrypt --results-dir= --benchmark_*)", arg);
+                        "--decrypt --max-time= --results-dir= "
+                        "--benchmark_*)", arg);
             rc = -1;
         }
         if (rc)
@@ -211,30 +253,82 @@ static int parse_options(bench_options *o, int argc, char **argv)
 
 /* The benchmark */
 
-static void publish(gb_state *s, const bench_case *c, uint64_t iterations,
-                    uint64_t ticks, const double pmu_values[])
+/* One kernel variant on its buffers, as the sampler times it. */
+typedef struct timed_kernel {
+    const bench_case *c;
+    kernel_args a;
+    const uint8_t *in;
+    uint8_t *out;
+} timed_kernel;
+
+static uint64_t time_calls(void *ctx, uint64_t calls)
 {
-    size_t per_call = c->len * kernel_batch(c->k);
-    double bytes = (double)iterations * (double)per_call;
-    double tsc_per_byte = (double)ticks / bytes;
+    const timed_kernel *t = ctx;
+    const kernel *k = t->c->k;
+    uint64_t t0 = timer_start();
+    for (uint64_t i = 0; i < calls; i++) {
+        k->run(k, t->c->v, &t->a, t->in, t->c->len, t->out);
+        gb_clobber_memory();
+    }
+    uint64_t ticks = timer_stop() - t0;
+    return ticks > timer->overhead_ticks ? ticks - timer->overhead_ticks : 0;
+}
+
+static uint64_t tsc_now(void *ctx)
+{
+    (void)ctx;
+    return timer_start();
+}
+
+/* The PMU counters over calls of their own, per call. Returns 0, or -1
+ * when the group never got onto the PMU. */
+static int count_events(timed_kernel *t, uint64_t calls, double values[])
+{
+    memset(values, 0, PMU_MAX_EVENTS * sizeof *values);
+    if (counters.leader_fd < 0)
+        return 0;
+    pmu_start(&counters);
+    time_calls(t, calls);
+    if (pmu_stop(&counters, values))
+        return -1;
+    for (size_t i = 0; i < counters.n; i++)
+        values[i] /= (double)calls;
+    return 0;
+}
+
+static void set_per_byte(gb_state *s, const char *name, double value)
+{
+    gb_state_set_counter(s, name, value, GB_COUNTER_DEFAULT);
+}
+
+/* pmu_per_call: each event's count per call. */
+static void publish(gb_state *s, const bench_case *c, const sampler_result *r,
+                    const double pmu_per_call[])
+{
+    double bytes = (double)(c->len * kernel_batch(c->k));
+    double median = r->median / bytes;
     char name[96];
-    gb_state_set_bytes_processed(s, (int64_t)(iterations * per_call));
-    gb_state_set_counter(s, "tsc_cycles_per_byte", tsc_per_byte,
-                         GB_COUNTER_DEFAULT);
-    gb_state_set_counter(s, "core_cycles_per_byte", core_cycles_index >= 0 ?
-                         pmu_values[core_cycles_index] / bytes :
-                         tsc_per_byte * timer->core_tsc_ratio,
-                         GB_COUNTER_DEFAULT);
-    gb_state_set_counter(s, "ns_per_byte", tsc_per_byte * 1e9 / timer->tsc_hz,
-                         GB_COUNTER_DEFAULT);
+    gb_state_set_bytes_processed(s, (int64_t)((double)r->samples *
+                                              (double)r->calls_per_batch *
+                                              bytes));
+    set_per_byte(s, "tsc_cycles_per_byte", median);
+    set_per_byte(s, "tsc_cycles_per_byte_q1", r->q1 / bytes);
+    set_per_byte(s, "tsc_cycles_per_byte_q3", r->q3 / bytes);
+    set_per_byte(s, "tsc_cycles_per_byte_ci95_low", r->ci_low / bytes);
+    set_per_byte(s, "tsc_cycles_per_byte_ci95_high", r->ci_high / bytes);
+    set_per_byte(s, "samples", (double)r->samples);
+    set_per_byte(s, "precision_reached", r->precision_reached);
+    set_per_byte(s, "calls_per_sample", (double)r->calls_per_batch);
+    set_per_byte(s, "core_cycles_per_byte", core_cycles_index >= 0 ?
+                 pmu_per_call[core_cycles_index] / bytes :
+                 median * timer->core_tsc_ratio);
+    set_per_byte(s, "ns_per_byte", median * 1e9 / timer->tsc_hz);
     for (size_t i = 0; i < counters.n; i++) {
         if (counters.events[i].fd < 0)
             continue;
-        gb_state_set_counter(s, counters.events[i].name, pmu_values[i],
-                             GB_COUNTER_AVG_ITERATIONS);
+        set_per_byte(s, counters.events[i].name, pmu_per_call[i]);
         snprintf(name, sizeof name, "%s_per_byte", counters.events[i].name);
-        gb_state_set_counter(s, name, pmu_values[i] / bytes,
-                             GB_COUNTER_DEFAULT);
+        set_per_byte(s, name, pmu_per_call[i] / bytes);
     }
 }
 
@@ -249,49 +343,47 @@ static void encrypt_in_place(const kernel *k, const isa_variant *v,
     memcpy(buf, out, len * kernel_batch(k));
 }
 
-/* The buffers are allocated, filled and run through once before timing, and
- * per-key setup done, so neither allocation, key expansion nor first-touch
- * page faults land in the timed loop. The TSC brackets the whole batch of
- * calls; Google Benchmark's own timer starts and stops outside it. */
+/* Buffers are allocated and filled and per-key setup done before the
+ * sampler starts, so neither allocation nor key expansion is timed; the
+ * sampler's warm-up takes the first-touch page faults. Google Benchmark
+ * runs this once per repetition and its own timer spans all of it; the
+ * figures are the sampler's. */
 static void bench_kernel(gb_state *s, void *arg)
 {
     const bench_case *c = arg;
     const kernel *k = c->k;
-    kernel_args a = c->args;
     size_t batch = kernel_batch(k);
+    timed_kernel t = { .c = c, .a = c->args };
     uint8_t *in = kernel_buffer(c->len * batch);
     uint8_t *out = kernel_buffer(k->out_len(k, &c->args, c->len) * batch);
-    double pmu_values[PMU_MAX_EVENTS];
-    uint64_t n = gb_state_max_iterations(s), ticks = 0;
-    int pmu_rc = 0;
-    if (!in || !out)
-        gb_state_skip_with_error(s, "out of memory for the buffers");
-    else {
+    sampler_source source = { time_calls, tsc_now, &t };
+    sampler_result r;
+    double pmu_per_call[PMU_MAX_EVENTS];
+    int sampled = -1, pmu_rc = 0;
+    if (in && out) {
         for (size_t i = 0; i < c->len * batch; i++)
             in[i] = (uint8_t)(i * 131 + 7);
-        if (a.decrypt)
-            encrypt_in_place(k, c->v, a, in, c->len, out);
-        kernel_prepare(k, c->v, &a);
-        k->run(k, c->v, &a, in, c->len, out);
+        if (t.a.decrypt)
+            encrypt_in_place(k, c->v, t.a, in, c->len, out);
+        kernel_prepare(k, c->v, &t.a);
+        t.in = in;
+        t.out = out;
     }
-    while (gb_state_keep_running_batch(s, n)) {
-        pmu_start(&counters);
-        uint64_t t0 = timer_start();
-        for (uint64_t i = 0; i < n; i++) {
-            k->run(k, c->v, &a, in, c->len, out);
-            gb_clobber_memory();
-        }
-        uint64_t t1 = timer_stop();
-        pmu_rc = pmu_stop(&counters, pmu_values);
-        ticks = t1 - t0 > timer->overhead_ticks ? t1 - t0 - timer->overhead_ticks
-                                                : 0;
-    }
-    if (pmu_rc != 0)
+    /* One pass whatever the iteration count: the sampler decides how long. */
+    while (gb_state_keep_running_batch(s, gb_state_max_iterations(s)))
+        if (in && out && (sampled = sampler_run(&sampling, &source, &r)) == 0)
+            pmu_rc = count_events(&t, r.calls_per_batch * PMU_PASS_BATCHES,
+                                  pmu_per_call);
+    if (sampled != 0)
+        gb_state_skip_with_error(s, "out of memory for the buffers or the "
+                                 "samples");
+    else if (pmu_rc != 0)
         gb_state_skip_with_error(s, "the PMU counters never ran (the PMU is "
                                  "busy elsewhere?): drop --counters");
-    else if (in && out)
-        publish(s, c, n, ticks, pmu_values);
-    kernel_release(k, &a);
+    else
+        publish(s, c, &r, pmu_per_call);
+    if (in && out)
+        kernel_release(k, &t.a);
     free(in);
     free(out);
 }
@@ -359,6 +451,14 @@ static int decryption_timeable(const kernel *k, const kernel_args *a,
     return 0;
 }
 
+static size_t registry_index(const kernel *k)
+{
+    size_t i = 0;
+    while (kernel_registry[i] && kernel_registry[i] != k)
+        i++;
+    return i;
+}
+
 static size_t add_sizes(const bench_options *o, const kernel *k,
                         const isa_variant *v, bench_case *cases,
                         char *skipped, size_t skipped_len)
@@ -370,6 +470,8 @@ static size_t add_sizes(const bench_options *o, const kernel *k,
         c->k = k;
         c->v = v;
         c->len = o->sizes[i];
+        c->size_rank = i;
+        c->group = registry_index(k->reference ? k->reference : k);
         k->bench_args(k, &c->args);
         snprintf(c->name, sizeof c->name, "%s@%s/%zu", k->name, v->isa,
                  c->len);
@@ -384,13 +486,12 @@ static size_t add_sizes(const bench_options *o, const kernel *k,
             note_skipped(skipped, skipped_len, what, err);
             continue;
         }
-        gb_register(c->name, bench_kernel, c);
         n++;
     }
     return n;
 }
 
-static size_t register_all(const bench_options *o, bench_case *cases,
+static size_t collect_cases(const bench_options *o, bench_case *cases,
                            char *skipped, size_t skipped_len)
 {
     size_t n = 0;
@@ -412,13 +513,45 @@ static size_t register_all(const bench_options *o, bench_case *cases,
     return n;
 }
 
+static int compare_run_order(const void *a, const void *b)
+{
+    const bench_case *x = a, *y = b;
+    if (x->group != y->group)
+        return x->group < y->group ? -1 : 1;
+    if (x->size_rank != y->size_rank)
+        return x->size_rank < y->size_rank ? -1 : 1;
+    return (x->shuffle > y->shuffle) - (x->shuffle < y->shuffle);
+}
+
+/* splitmix64: the shuffle needs no more than a well-mixed sequence. */
+static uint64_t next_random(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+/* Register the runnable cases in the run order (see the top of this file).
+ * Returns how many. */
+static size_t register_all(const bench_options *o, bench_case *cases,
+                           uint64_t seed, char *skipped, size_t skipped_len)
+{
+    size_t n = collect_cases(o, cases, skipped, skipped_len);
+    for (size_t i = 0; i < n; i++)
+        cases[i].shuffle = next_random(&seed);
+    qsort(cases, n, sizeof *cases, compare_run_order);
+    for (size_t i = 0; i < n; i++)
+        gb_register(cases[i].name, bench_kernel, &cases[i]);
+    return n;
+}
+
 /* The run */
 
-static int write_results(const bench_options *o, time_t started,
+static int write_results(const bench_options *o, const char *stamp,
                          char **reports)
 {
-    char err[512], stamp[32];
-    results_timestamp(started, stamp, sizeof stamp);
+    char err[512];
     if (o->out_path && results_write_file(o->out_path, reports[2], err,
                                           sizeof err) != 0) {
         usage_error("%s", err);
@@ -435,9 +568,31 @@ static int write_results(const bench_options *o, time_t started,
     return 0;
 }
 
-static int run(const bench_options *o, const char *skipped, time_t started)
+/* What the results' context says about the method. */
+static void describe_method(uint64_t seed,
+                            char *sampling_text, size_t sampling_len,
+                            char *order_text, size_t order_len)
 {
-    char err[512];
+    snprintf(sampling_text, sampling_len,
+             "median of timed batches of >= %.0f ticks (fenced RDTSC, timer "
+             "overhead subtracted); a %.0f-tick warm-up per benchmark "
+             "discarded; until the median's 95%% CI is within +-%.1f%% "
+             "and at least %zu samples over %.3g s, capped at %.3g s per "
+             "benchmark",
+             (double)sampling.batch_ticks, (double)sampling.warmup_ticks,
+             sampling.precision * 100, sampling.min_samples,
+             (double)sampling.min_ticks / timer->tsc_hz,
+             (double)sampling.cap_ticks / timer->tsc_hz);
+    snprintf(order_text, order_len,
+             "grouped: each kernel of ours at every ISA with its external "
+             "counterparts, one size at a time, in random order within the "
+             "group (seed %llu)", (unsigned long long)seed);
+}
+
+static int run(const bench_options *o, const char *skipped, time_t started,
+               uint64_t seed)
+{
+    char err[512], stamp[32], sampling_text[512], order_text[256];
     sysctl_report turbo;
     gb_format formats[3] = { GB_FORMAT_JSON, GB_FORMAT_CSV, o->out_format };
     char *reports[3] = { NULL, NULL, NULL };
@@ -446,8 +601,15 @@ static int run(const bench_options *o, const char *skipped, time_t started)
 
     sysctl_tune("/sys/devices/system/cpu", o->system_tune, &turbo);
     timer = timer_get_info();
+    sampling = sampler_default_config(timer->tsc_hz, o->min_time, o->max_time);
     core_cycles_index = pmu_core_cycles_index(&counters);
+    results_timestamp(started, stamp, sizeof stamp);
+    describe_method(seed, sampling_text, sizeof sampling_text, order_text,
+                    sizeof order_text);
     results_add_context(&(results_context){
+        .run_id = stamp,
+        .sampling = sampling_text,
+        .order = order_text,
         .timer = timer,
         .core_clock_source = core_cycles_index >= 0 ? "pmu" : "estimated",
         .pmu = &counters,
@@ -456,6 +618,9 @@ static int run(const bench_options *o, const char *skipped, time_t started)
         .skipped = skipped,
         .direction = o->decrypt ? "decrypt" : "encrypt",
     });
+    /* The calibration above ends in a 0.1 s sleep: keep the core busy a
+     * moment so the first benchmark does not start on an idle clock. */
+    timer_busy_wait(RUN_WARMUP_SECONDS);
     long ran = gb_run(formats, reports, n_reports, err, sizeof err);
     if (ran < 0) {
         usage_error("%s", err);
@@ -463,7 +628,7 @@ static int run(const bench_options *o, const char *skipped, time_t started)
     } else if (ran == 0) {
         status = 0; /* --benchmark_list_tests: nothing to record */
     } else {
-        status = write_results(o, started, reports);
+        status = write_results(o, stamp, reports);
     }
     for (int i = 0; i < 3; i++)
         free(reports[i]);
@@ -476,6 +641,7 @@ int cmd_bench(int argc, char **argv)
     static char skipped[8192];
     char err[512];
     time_t started = time(NULL);
+    uint64_t seed = (uint64_t)started ^ (uint64_t)getpid() << 32;
     int status = 1;
 
     if (parse_options(&o, argc, argv))
@@ -490,12 +656,12 @@ int cmd_bench(int argc, char **argv)
         usage_error("out of memory");
     else if (sysctl_pin(o.cpu, err, sizeof err))
         usage_error("%s", err);
-    else if (register_all(&o, cases, skipped, sizeof skipped) == 0) {
+    else if (register_all(&o, cases, seed, skipped, sizeof skipped) == 0) {
         usage_error("nothing to run: every selected kernel variant and size "
                     "was skipped (see above)");
         status = EXIT_USAGE;
     } else
-        status = run(&o, skipped, started);
+        status = run(&o, skipped, started, seed);
     pmu_close(&counters);
     free(cases);
     return status;

@@ -4,6 +4,7 @@
 #include <benchmark/benchmark.h>
 #include <regex.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -37,12 +38,32 @@ const benchmark::State &state_of(const gb_state *s)
 std::vector<std::string> registered;
 std::set<std::string> started;
 size_t selected;
+std::chrono::steady_clock::time_point run_start;
 
+std::string minutes_seconds(double seconds)
+{
+    char buf[32];
+    long s = static_cast<long>(seconds + 0.5);
+    std::snprintf(buf, sizeof buf, "%ld:%02ld", s / 60, s % 60);
+    return buf;
+}
+
+// "[n/N] name", and once some have run, the time so far and an estimate of
+// the time left at the average pace.
 void note_started(const std::string &name)
 {
-    if (started.insert(name).second)
-        std::fprintf(stderr, "[%zu/%zu] %s\n", started.size(), selected,
-                     name.c_str());
+    if (!started.insert(name).second)
+        return;
+    size_t done = started.size() - 1;
+    std::chrono::duration<double> elapsed =
+        std::chrono::steady_clock::now() - run_start;
+    std::string eta;
+    if (done > 0)
+        eta = " (" + minutes_seconds(elapsed.count()) + " elapsed, about " +
+              minutes_seconds(elapsed.count() / done * (selected - done)) +
+              " left)";
+    std::fprintf(stderr, "[%zu/%zu] %s%s\n", started.size(), selected,
+                 name.c_str(), eta.c_str());
 }
 
 bool has_flag(const std::vector<char *> &args, const char *flag)
@@ -94,11 +115,25 @@ public:
     void add(benchmark::BenchmarkReporter *r) { files_.push_back(r); }
     long instances() const { return instances_; }
 
+    // The display's machine description goes to stderr as before; after
+    // the library's DEBUG warning, a word on why it does not touch ours.
     bool ReportContext(const Context &context) override
     {
         for (auto *r : files_)
             r->ReportContext(context);
-        return display_->ReportContext(context);
+        std::ostringstream description;
+        std::ostream *err = &display_->GetErrorStream();
+        display_->SetErrorStream(&description);
+        bool ok = display_->ReportContext(context);
+        display_->SetErrorStream(err);
+        *err << description.str();
+        if (description.str().find("built as DEBUG") != std::string::npos)
+            *err << "cyclebench: that warning is about Google Benchmark's own "
+                    "timing loop. cyclebench's figures come from fenced RDTSC "
+                    "reads around its own batches of kernel calls, built -O3; "
+                    "the library only calls each benchmark once and writes "
+                    "the reports.\n";
+        return ok;
     }
     void ReportRuns(const std::vector<Run> &runs) override
     {
@@ -165,13 +200,16 @@ int gb_initialize(int argc, char **argv, char *err, size_t errlen)
     // Google Benchmark keeps pointers into argv (argv[0] names the
     // executable in reports), so the vector lives as long as the process.
     static std::vector<char *> args;
-    static char repetitions[] = "--benchmark_repetitions=5";
     static char tabular[] = "--benchmark_counters_tabular=true";
+    // The benchmark functions sample for themselves (sampler.h): a minimum
+    // time of nothing makes the library take the first call's report
+    // instead of calling again with more iterations. (Iterations(1) would
+    // do that too, but renames every benchmark "<name>/iterations:1".)
+    static char no_min_time[] = "--benchmark_min_time=0.000000001";
     args.assign(argv, argv + argc);
-    if (!has_flag(args, "--benchmark_repetitions"))
-        args.push_back(repetitions);
     if (!has_flag(args, "--benchmark_counters_tabular"))
         args.push_back(tabular);
+    args.push_back(no_min_time);
     int n = static_cast<int>(args.size());
     args.push_back(nullptr);
     // Google Benchmark explains a malformed value on std::cerr and leaves
@@ -225,6 +263,7 @@ long gb_run(const gb_format *formats, char **reports, size_t n_reports,
         return -1;
     selected = static_cast<size_t>(n);
     started.clear();
+    run_start = std::chrono::steady_clock::now();
 
     TeeReporter tee(benchmark::CreateDefaultDisplayReporter());
     std::vector<std::unique_ptr<benchmark::BenchmarkReporter>> files;

@@ -4,11 +4,10 @@
  *
  *   static void bench(gb_state *s, void *arg)
  *   {
- *       uint64_t n = gb_state_max_iterations(s);
+ *       uint64_t n = gb_state_max_iterations(s);  // 1
  *       while (gb_state_keep_running_batch(s, n))
- *           for (uint64_t i = 0; i < n; i++)
- *               work(arg);
- *       gb_state_set_bytes_processed(s, (int64_t)(n * bytes));
+ *           measure(arg, &figure);
+ *       gb_state_set_counter(s, "figure", figure, GB_COUNTER_DEFAULT);
  *   }
  */
 #ifndef CYCLEBENCH_GBENCH_H
@@ -38,15 +37,17 @@ typedef enum gb_format { GB_FORMAT_CONSOLE, GB_FORMAT_JSON, GB_FORMAT_CSV } gb_f
 int gb_parse_format(const char *name, gb_format *out);
 
 /* Hand argv's --benchmark_* flags (argv[0] is the program name) to
- * Google Benchmark. Where the user gave none, repetitions default to 5
- * (for the median and cv aggregates) and the console shows counters as
- * table columns. Returns 0, or -1 with the first flag it does not accept
- * in err. */
+ * Google Benchmark. Unless the user says otherwise, the console shows
+ * counters as table columns. The library's minimum time is set to nothing
+ * (a --benchmark_min_time in argv is overridden): benchmark functions time
+ * themselves. Returns 0, or -1 with the first flag it does not accept in
+ * err. */
 int gb_initialize(int argc, char **argv, char *err, size_t errlen);
 
-/* arg must live until gb_run returns. With more than one repetition,
- * every benchmark also reports mean, median, stddev and cv (stddev/mean)
- * over them. */
+/* arg must live until gb_run returns. fn is called once per repetition
+ * (it samples for itself), with one iteration; with more than one
+ * repetition, every benchmark also reports mean, median, stddev and cv
+ * (stddev/mean) over them. */
 void gb_register(const char *name, gb_function *fn, void *arg);
 
 /* A key of the results' "context". Quotes and backslashes in value are

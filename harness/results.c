@@ -26,6 +26,9 @@ static void add_number(const char *key, const char *fmt, double value)
 void results_add_context(const results_context *c)
 {
     char buf[2048];
+    gb_add_context("run_id", c->run_id);
+    gb_add_context("sampling", c->sampling);
+    gb_add_context("order", c->order);
     gb_add_context("cpu_model", cpu_model_name());
     gb_add_context("cpu_features", cpu_feature_names());
     add_number("tsc_hz", "%.0f", c->timer->tsc_hz);

@@ -16,6 +16,9 @@
 #include "timer.h"
 
 typedef struct results_context {
+    const char *run_id;   /* the results' file stem: "20241130T032400Z" */
+    const char *sampling; /* how each benchmark was sampled */
+    const char *order;    /* the order benchmarks ran in */
     const timer_info *timer;
     const char *core_clock_source; /* "pmu" or "estimated" */
     const pmu_group *pmu;
@@ -25,7 +28,7 @@ typedef struct results_context {
     const char *direction; /* "encrypt" or "decrypt" (bench --decrypt) */
 } results_context;
 
-/* Add the context keys: cpu_model, cpu_features, tsc_hz, tsc_hz_source,
+/* Add the context keys: run_id, sampling, order, cpu_model, cpu_features, tsc_hz, tsc_hz_source,
  * timer_overhead_ticks, core_tsc_ratio, core_clock_source,
  * pmu_events_opened, pmu_events_unavailable, turbo, pinned_cpu, skipped,
  * compiler, cflags, git_commit. */

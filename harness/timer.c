@@ -116,19 +116,22 @@ double timer_tsc_hz(const char **source)
 
 /* Each add depends on the one before, so the chain retires one add per
  * core cycle whatever the clock; the loop counter is a separate chain that
- * runs alongside. */
+ * runs alongside. The addend is a register, not an immediate: Intel's
+ * Golden Cove and later cores fold chains of immediate adds at rename and
+ * run several per cycle (seen here on an Emerald Rapids guest: 4.7 "adds"
+ * per TSC tick, which would put the core at 10 GHz). */
 static uint64_t time_dependent_adds(void)
 {
-    uint64_t x = 0, loops = RATIO_LOOPS;
+    uint64_t x = 0, one = 1, loops = RATIO_LOOPS;
     uint64_t t0 = timer_start();
     __asm__ volatile("1:\n\t"
                      ".rept " STR(ADDS_PER_LOOP) "\n\t"
-                     "add $1, %0\n\t"
+                     "add %2, %0\n\t"
                      ".endr\n\t"
                      "dec %1\n\t"
                      "jnz 1b"
                      : "+r"(x), "+r"(loops)
-                     :
+                     : "r"(one)
                      : "cc");
     return timer_stop() - t0;
 }
@@ -160,4 +163,11 @@ const timer_info *timer_get_info(void)
         info.tsc_hz = timer_tsc_hz(&info.tsc_hz_source);
     }
     return &info;
+}
+
+void timer_busy_wait(double seconds)
+{
+    uint64_t until = timer_start() + (uint64_t)(seconds * timer_get_info()->tsc_hz);
+    while (timer_start() < until)
+        ;
 }

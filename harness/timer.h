@@ -46,6 +46,9 @@ typedef struct timer_info {
  * run. */
 const timer_info *timer_get_info(void);
 
+/* Spin on the TSC for about this long (timer_get_info first). */
+void timer_busy_wait(double seconds);
+
 /* The pieces of timer_get_info, each measured afresh (for tests). */
 uint64_t timer_measure_overhead(void);
 /* Returns the frequency and sets *source. */

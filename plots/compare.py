@@ -3,10 +3,17 @@
 benchmark by benchmark, as Google Benchmark's tools/compare.py does it.
 
 For each benchmark in both: the ratio of medians (new/base) and a two-sided
-Mann-Whitney U test across the repetitions; then the geometric mean of the
-ratios, and a plot. Exits 1 when a benchmark got slower by more than
-THRESHOLD percent with p < 0.05, so CI can gate on it; 2 on bad input.
-Says so when the two runs come from different machines or builds.
+p-value, computed over one of two things, named per benchmark:
+- "reps": a Mann-Whitney U test across the repetitions, where both runs
+  have enough of them for the test to reach p < 0.05 (4 or more each);
+- "samples": otherwise (one repetition is the default), from each median's
+  95% confidence interval over its own samples, which bench records: a
+  two-sided z-test on the difference of the medians, each median's
+  standard error taken as its interval's width / (2 x 1.96).
+Then the geometric mean of the ratios, and a plot. Exits 1 when a benchmark
+got slower by more than THRESHOLD percent with p < 0.05, so CI can gate on
+it; 2 on bad input. Says so when the two runs come from different machines
+or builds.
 """
 import math
 import os
@@ -32,13 +39,20 @@ CONTEXT_GROUPS = {
 TSC_HZ_TOLERANCE = 0.005  # the TSC frequency is measured, so it wobbles
 
 
+# Counters that are the TSC figure times a constant of the run, so its
+# confidence interval scales to them.
+TSC_COUNTER = "tsc_cycles_per_byte"
+SCALED_FROM_TSC = {"ns_per_byte", "core_cycles_per_byte"}
+
+
 @dataclass
 class Comparison:
     name: str
     base: float      # medians
     new: float
-    pvalue: float    # None with fewer than 2 repetitions on a side
+    pvalue: float    # None when neither test applies
     repetitions: tuple
+    method: str = ""  # "reps", "samples", or "" with no p-value
 
     @property
     def ratio(self):
@@ -60,9 +74,10 @@ class Comparison:
 
 
 def utest(base, new):
-    """Two-sided Mann-Whitney U p-value, or None when a side has fewer than
-    two repetitions (Google Benchmark's compare.py needs two as well)."""
-    if len(base) < 2 or len(new) < 2:
+    """Two-sided Mann-Whitney U p-value, or None when the repetitions are
+    too few for it to reach p < ALPHA."""
+    if min(len(base), len(new)) < 2 or \
+            lowest_pvalue(len(base), len(new)) >= ALPHA:
         return None
     from scipy.stats import mannwhitneyu
     return float(mannwhitneyu(base, new, alternative="two-sided").pvalue)
@@ -74,6 +89,45 @@ def lowest_pvalue(n_base, n_new):
     return 2 / math.comb(n_base + n_new, n_base)
 
 
+def median_ci(results, run, counter):
+    """(low, high): the 95% CI of run's median of counter over its samples,
+    or None when the run did not record one."""
+    low = run.median(f"{counter}_ci95_low")
+    high = run.median(f"{counter}_ci95_high")
+    if low is not None and high is not None:
+        return low, high
+    scaled = counter in SCALED_FROM_TSC and not (
+        counter == "core_cycles_per_byte" and
+        results.context.get("core_clock_source") == "pmu")
+    tsc = run.median(TSC_COUNTER)
+    tsc_ci = median_ci(results, run, TSC_COUNTER) if scaled else None
+    if not tsc_ci or not tsc:
+        return None
+    scale = run.median(counter) / tsc
+    return tsc_ci[0] * scale, tsc_ci[1] * scale
+
+
+def ci_test(base, base_ci, new, new_ci):
+    """Two-sided p of the difference of two medians, from their CIs."""
+    se = math.hypot(*[(high - low) / (2 * 1.96)
+                      for low, high in (base_ci, new_ci)])
+    if se == 0:
+        return 1.0 if base == new else 0.0
+    return math.erfc(abs(new - base) / se / math.sqrt(2))
+
+
+def significance(base, new, b, n, counter):
+    """(p-value, method) for one benchmark of both runs."""
+    p = utest(b.repetitions.get(counter, []), n.repetitions.get(counter, []))
+    if p is not None:
+        return p, "reps"
+    cis = median_ci(base, b, counter), median_ci(new, n, counter)
+    if None not in cis:
+        return ci_test(b.median(counter), cis[0], n.median(counter),
+                       cis[1]), "samples"
+    return None, ""
+
+
 def compare(base, new, counter):
     """[Comparison] for the benchmarks both runs have, by name, and the
     names only one has."""
@@ -83,10 +137,11 @@ def compare(base, new, counter):
         b, n = base.runs[key], new.runs[key]
         if not b.median(counter) or n.median(counter) is None:
             continue
-        reps = (b.repetitions.get(counter, []), n.repetitions.get(counter, []))
+        reps = (len(b.repetitions.get(counter, [])),
+                len(n.repetitions.get(counter, [])))
+        p, method = significance(base, new, b, n, counter)
         comparisons.append(Comparison(str(key), b.median(counter),
-                                      n.median(counter), utest(*reps),
-                                      (len(reps[0]), len(reps[1]))))
+                                      n.median(counter), p, reps, method))
     only = (sorted(map(str, set(base.runs) - set(new.runs))),
             sorted(map(str, set(new.runs) - set(base.runs))))
     return comparisons, only
@@ -145,13 +200,16 @@ def report(base, new, comparisons, only, counter, threshold):
     width = max([len("benchmark")] + [len(c.name) for c in comparisons])
     lines = [f"base: {describe(base)}", f"new:  {describe(new)}",
              f"{counter} medians, lower is faster; slower means more than "
-             f"{threshold:g}% with a two-sided Mann-Whitney U p < {ALPHA}", "",
+             f"{threshold:g}% with a two-sided p < {ALPHA}, computed over "
+             f"the repetitions (reps: Mann-Whitney U) or over each "
+             f"median's samples (samples: z-test from their 95% CIs)", "",
              f"{'benchmark':<{width}}  {'base':>10}  {'new':>10}  "
-             f"{'change':>8}  {'p-value':>7}  verdict"]
+             f"{'change':>8}  {'p-value':>7}  {'over':<7}  verdict"]
     for c in comparisons:
         p = f"{c.pvalue:.4f}" if c.pvalue is not None else "n/a"
         lines.append(f"{c.name:<{width}}  {c.base:>10.4g}  {c.new:>10.4g}  "
-                     f"{c.change:>+7.1f}%  {p:>7}  {verdict(c, threshold)}")
+                     f"{c.change:>+7.1f}%  {p:>7}  {c.method or '-':<7}  "
+                     f"{verdict(c, threshold)}")
     mean = geometric_mean([c.ratio for c in comparisons])
     lines += ["", f"geometric mean of new/base over {len(comparisons)} "
               f"benchmarks: {mean:.4f} ({(mean - 1) * 100:+.1f}%)"]
@@ -161,17 +219,18 @@ def report(base, new, comparisons, only, counter, threshold):
     return "\n".join(lines) + "\n"
 
 
-def repetition_warning(comparisons):
-    """A warning when the repetitions are too few for any p < ALPHA."""
-    counts = [c.repetitions for c in comparisons]
-    if not counts:
+def untested_warning(comparisons):
+    """A warning when some benchmarks have no p-value: too few repetitions
+    and no confidence intervals (results from before the sampler)."""
+    untested = [c for c in comparisons if c.pvalue is None]
+    if not untested:
         return None
-    n_base, n_new = min(counts, key=lambda r: min(r))
-    if min(n_base, n_new) < 2 or lowest_pvalue(n_base, n_new) >= ALPHA:
-        return (f"with {n_base} and {n_new} repetitions the U test cannot "
-                f"reach p < {ALPHA}, so nothing can be flagged: bench both "
-                f"with --benchmark_repetitions=5 or more (make bench REPS=5)")
-    return None
+    n_base, n_new = min((c.repetitions for c in untested), key=min)
+    return (f"{len(untested)} benchmark(s) have no p-value, so cannot be "
+            f"flagged: {n_base} and {n_new} repetitions are too few for the "
+            f"U test and the results record no confidence interval of the "
+            f"median: bench both again with this version (make bench), or "
+            f"with REPS=4 or more")
 
 
 def figure(comparisons, threshold, title):
@@ -234,7 +293,7 @@ def main(argv):
         files.commit()
     print(text + f"plot and report: {args.out}/{name}.png, .svg, .txt")
     for warning in context_differences(base.context, new.context) + \
-            [repetition_warning(comparisons), base.contention(),
+            [untested_warning(comparisons), base.contention(),
              new.contention()]:
         if warning:
             print(f"compare: warning: {warning}", file=sys.stderr)

@@ -212,6 +212,14 @@ def clock_unit(context, clock, per="byte"):
     return f"core cycles/{per} ({source})"
 
 
+def sig3(value):
+    """Three significant figures, never in exponent form."""
+    if value == 0:
+        return "0"
+    digits = max(0, 2 - math.floor(math.log10(abs(value))))
+    return f"{value:,.{digits}f}"
+
+
 def bytes_per_second(ns_per_byte):
     """Throughput from the TSC-timed ns/byte. (Google Benchmark's own
     bytes_per_second divides by process CPU time, which is not the clock

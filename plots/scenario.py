@@ -11,7 +11,6 @@ import csv
 import glob
 import io
 import json
-import math
 import os
 import shlex
 import subprocess
@@ -25,7 +24,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from charts import hbars, log2_size_axis, plt  # noqa: E402
 from output import ArgumentParser, StagedFiles, run_main  # noqa: E402
 from results import (InputError, Results, bytes_per_second,  # noqa: E402
-                     clock_unit, counterpart, parse)
+                     clock_unit, counterpart, parse, sig3)
 
 MIB = 1 << 20
 TEN_MIB = 10 * MIB
@@ -34,14 +33,6 @@ NOT_RUN = Results("(not run)", {}, {}, {})
 
 
 # Tables
-
-def sig3(value):
-    """Three significant figures, never in exponent form."""
-    if value == 0:
-        return "0"
-    digits = max(0, 2 - math.floor(math.log10(abs(value))))
-    return f"{value:,.{digits}f}"
-
 
 FORMATS = {
     "sig3": sig3,
@@ -565,8 +556,8 @@ class Options:
     binary: str = "build/cyclebench"
     out: str = "out/scenarios"
     profiles: str = "out/profiles"
-    min_time: float = 0.05
-    repetitions: int = 3
+    min_time: float = None  # None: the sampler's default
+    repetitions: int = 1    # the sampler pins each median within a run
     cpu: int = None  # None: the bench's default CPU
 
 
@@ -588,8 +579,9 @@ def bench_command(scenario, kernels, opts, args=()):
     reps = scenario.repetitions or opts.repetitions
     return [opts.binary, "bench", *args, "--kernel=" + ",".join(kernels),
             "--sizes=" + ",".join(map(str, scenario.sizes)),
-            f"--benchmark_min_time={opts.min_time}",
             f"--benchmark_repetitions={reps}"] + (
+                [f"--benchmark_min_time={opts.min_time}"]
+                if opts.min_time is not None else []) + (
                 [f"--cpu={opts.cpu}"] if opts.cpu is not None else [])
 
 
@@ -699,7 +691,8 @@ def main(argv):
     parser.add_argument("--out", default=Options.out)
     parser.add_argument("--profiles", default=Options.profiles)
     parser.add_argument("--min-time", type=float, default=Options.min_time,
-                        help="seconds per benchmark repetition")
+                        help="seconds each benchmark samples at least "
+                        "(default: the sampler's)")
     parser.add_argument("--repetitions", type=int,
                         default=Options.repetitions)
     parser.add_argument("--cpu", type=int, help="the CPU to pin to")

@@ -26,6 +26,14 @@ quick=(--benchmark_min_time=0.01 --no-system-tune)
 status=$?
 check "short memcpy run exits 0 (got $status)" [ $status -eq 0 ]
 check "progress [n/N] is shown" grep -q '^\[1/[0-9]*\] memcpy@' "$tmp/stderr"
+check "progress estimates the time left" \
+    grep -q '^\[2/[0-9]*\] memcpy@.* elapsed, about [0-9]*:[0-9][0-9] left)$' "$tmp/stderr"
+if grep -q 'built as DEBUG' "$tmp/stderr"; then
+    check "the library's DEBUG warning is explained once" \
+        [ "$(grep -c "cyclebench: that warning is about Google Benchmark's own" "$tmp/stderr")" -eq 1 ]
+else
+    skip "DEBUG warning note: this libbenchmark is a release build"
+fi
 check "console table is printed" grep -q '^memcpy@[a-z0-9]*/64_median' "$tmp/stdout"
 check "timestamped JSON and CSV exist" \
     compgen -G "$tmp/results/[0-9]*T[0-9]*Z.json" >/dev/null
@@ -40,7 +48,8 @@ check "no temporary files are left" [ "$(ls -A "$tmp/results" | grep -c tmp)" -e
 import json, sys
 d = json.load(open(sys.argv[1]))
 ctx = d["context"]
-keys = ["cpu_model", "cpu_features", "tsc_hz", "core_tsc_ratio",
+keys = ["run_id", "sampling", "order",
+        "cpu_model", "cpu_features", "tsc_hz", "core_tsc_ratio",
         "core_clock_source", "pmu_events_opened", "pmu_events_unavailable",
         "turbo", "pinned_cpu", "compiler", "cflags", "git_commit"]
 missing = [k for k in keys if k not in ctx]
@@ -61,6 +70,18 @@ for b in runs:
         assert c in b, f"{b['name']} lacks {c}"
     for c in ["tsc_cycles_per_byte", "core_cycles_per_byte", "ns_per_byte"]:
         assert b[c] > 0, f"{b['name']} {c} = {b[c]}"
+    # The sampler's statistics: quartiles and CI around the median, the
+    # sample count at least the minimum, a 0/1 verdict on the precision.
+    q1, med, q3 = (b[f"tsc_cycles_per_byte{s}"] for s in ("_q1", "", "_q3"))
+    lo, hi = b["tsc_cycles_per_byte_ci95_low"], b["tsc_cycles_per_byte_ci95_high"]
+    assert 0 < q1 <= med <= q3 and lo <= med <= hi, (q1, med, q3, lo, hi)
+    assert b["samples"] >= 24 and b["calls_per_sample"] >= 1, b["samples"]
+    assert b["precision_reached"] in (0, 1), b["precision_reached"]
+    if b["precision_reached"]:
+        assert lo >= med * 0.995 and hi <= med * 1.005, (lo, med, hi)
+    assert b["iterations"] == 1, b["iterations"]
+assert ctx["run_id"] in sys.argv[1] or sys.argv[1].endswith("latest.json")
+assert "95% CI" in ctx["sampling"], ctx["sampling"]
 aggregates = {b["aggregate_name"] for b in d["benchmarks"] if b["run_type"] == "aggregate"}
 assert {"median", "cv"} <= aggregates, aggregates
 EOF
@@ -80,6 +101,30 @@ want = {k + "@external/509" for k in sys.argv[2].split(",")}
 assert names == want, names' "$tmp/ext.json" $externals 2>"$tmp/py"
 check "external kernels are self-tested and timed (status $status): $(tail -1 "$tmp/py")" \
     [ $status -eq 0 ] && [ ! -s "$tmp/py" ] && ! grep -q '^skip' "$tmp/ext.err"
+
+# The run order: at each size, ours and the peers that compute the same
+# thing back to back, so a comparison shares the moment's conditions.
+"$bin" bench --kernel=memcpy,chacha20,openssl:chacha20 --sizes=64,576 \
+    '--benchmark_filter=^(chacha20@avx2|openssl:chacha20@external|memcpy@generic)/' \
+    "${quick[@]}" --counters= --benchmark_format=json >"$tmp/order.json" 2>/dev/null
+check "benchmarks run grouped: a kernel and its peers at one size together" \
+    "$python" -c '
+import json, sys
+names = [b["name"] for b in json.load(open(sys.argv[1]))["benchmarks"]]
+groups = [(n.split("@")[0].replace("openssl:", ""), n.split("/")[1]) for n in names]
+assert len(names) == 6, names
+runs = [g for i, g in enumerate(groups) if i == 0 or groups[i - 1] != g]
+assert len(runs) == len(set(groups)), names
+' "$tmp/order.json"
+
+# --benchmark_min_time passes through: each benchmark samples that long.
+"$bin" bench --kernel=memcpy --isa=generic --sizes=64 --benchmark_min_time=0.3 \
+    --no-system-tune --counters= --benchmark_format=json >"$tmp/min.json" 2>/dev/null
+check "--benchmark_min_time=0.3 samples at least 0.3 s" "$python" -c '
+import json, sys
+b = json.load(open(sys.argv[1]))["benchmarks"][0]
+assert b["real_time"] >= 0.3e9 and b["iterations"] == 1, b
+' "$tmp/min.json"
 
 # A variant this CPU lacks is listed as skipped, with the reason.
 if "$bin" list | grep -q '^chacha20 avx512 unsupported'; then
@@ -126,6 +171,9 @@ expect_usage_error "CPU not a number" bench --cpu=one
 expect_usage_error "unknown option" bench --rounds=7
 expect_usage_error "unknown Google Benchmark flag" bench --benchmark_nosuch=1
 expect_usage_error "malformed Google Benchmark value" bench --benchmark_repetitions=many
+expect_usage_error "malformed minimum time" bench --benchmark_min_time=soon
+expect_usage_error "zero time cap" bench --max-time=0
+expect_usage_error "negative time cap" bench --max-time=-1
 expect_usage_error "unknown output format" bench --benchmark_out_format=xml
 expect_usage_error "unknown subcommand" benchmark
 

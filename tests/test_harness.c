@@ -136,6 +136,12 @@ static void test_timer(void)
     printf("   core/TSC ratio %.4f, %.4f\n", r1, r2);
     CHECK(r1 > 0 && r2 > 0, "ratios %f %f", r1, r2);
     CHECK(fabs(r1 - r2) < 0.05 * fmax(r1, r2), "ratios %f %f differ", r1, r2);
+    /* No x86 core runs at 6.5 GHz: a ratio implying it means the CPU ran
+     * the chain faster than one add per cycle (immediate-add folding). */
+    CASE("core/TSC ratio implies a core clock below 6.5 GHz");
+    double tsc_hz = timer_calibrate_tsc_hz();
+    CHECK(r1 * tsc_hz < 6.5e9, "ratio %.3f at a %.3f GHz TSC is a %.2f GHz "
+          "core", r1, tsc_hz / 1e9, r1 * tsc_hz / 1e9);
 }
 
 static int find_event(const pmu_group *g, const char *name)

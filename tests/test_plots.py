@@ -20,6 +20,7 @@ sys.path.insert(0, PLOTS)
 
 import charts  # noqa: E402
 import compare  # noqa: E402
+import peers  # noqa: E402
 import results  # noqa: E402
 import scenario  # noqa: E402
 from output import StagedFiles  # noqa: E402
@@ -32,17 +33,19 @@ def fixture(name):
     return os.path.join(FIXTURES, name)
 
 
-def listing(extra="", drop=()):
+def listing(extra="", drop=(), hide=()):
     """`cyclebench list` as committed, plus extra lines, less the kernels
-    in drop (a build without them)."""
+    in drop (a build without them), with the ISAs in hide unsupported (a
+    host that hides them: the fixtures come from one with AVX-512)."""
     with open(fixture("list.txt"), encoding="utf-8") as f:
         kernels = scenario.parse_listing(f.read() + extra)
-    return {k: v for k, v in kernels.items() if k not in drop}
+    return {k: [(isa, ok and isa not in hide) for isa, ok in v]
+            for k, v in kernels.items() if k not in drop}
 
 
-def measured(name, extra_listing="", drop=(), **runs):
+def measured(name, extra_listing="", drop=(), hide=(), **runs):
     runs.setdefault("default", results.load(fixture(f"scenario-{name}.json")))
-    return scenario.Measured(listing(extra_listing, drop), runs,
+    return scenario.Measured(listing(extra_listing, drop, hide), runs,
                              "/nonexistent")
 
 
@@ -140,6 +143,82 @@ def test_families_group_kernels_with_their_external_counterparts(kernel, fam,
     assert results.counterpart(kernel) == ours
 
 
+# The bench summary
+
+def test_nearest_sizes_pick_the_closest_run_once_each():
+    assert peers.nearest_sizes([64, 576, 4096]) == [64, 576, 4096]
+    assert peers.nearest_sizes([8, 1536, 65536]) == [8, 1536, 65536]
+    # 509 is nearer 64 than 8 is (on a log scale), and nearest 576 too.
+    assert peers.nearest_sizes([8, 509, 1536, 65536]) == [509, 65536]
+    assert peers.nearest_sizes([4096]) == [4096]
+
+
+def test_peers_pair_externals_with_our_fastest_isa():
+    res = results.load(BASE)
+    rows = {(r.kernel, r.size): r for r in peers.comparisons(res)}
+    row = rows[("chacha20", 4096)]
+    ours = {isa: res.median("chacha20", isa, 4096, "tsc_cycles_per_byte")
+            for isa in ["avx512", "avx2", "ssse3", "sse2", "generic"]}
+    assert row.isa == min(ours, key=ours.get) and row.value == min(
+        ours.values())
+    theirs = res.median("openssl:chacha20", "external", 4096,
+                        "tsc_cycles_per_byte")
+    openssl = next(p for p in row.peers if p.library == "openssl")
+    assert openssl.ratio == pytest.approx(row.value / theirs)
+    assert [p.kernel for p in row.peers] == ["openssl:chacha20",
+                                             "sodium:chacha20"]
+    assert not rows[("memcpy", 64)].peers
+
+
+def test_summary_prints_and_writes_the_ratios(tmp_path):
+    doc = one_repetition(load_document(BASE))
+    doc["context"]["run_id"] = "20261201T000000Z"
+    doc["context"]["skipped"] = ("chacha20@avx512 (unsupported on this CPU), "
+                                 "lioness@avx2/8 (lioness block must be at "
+                                 "least 41 bytes (got 8): pad the message)")
+    path = write_json(tmp_path / "latest.json", doc)
+    done = run_script("summary.py", path)
+    assert done.returncode == 0, done.stderr
+    res = results.parse(doc, "one")
+    ours = res.median("chacha20", "avx2", 576, "tsc_cycles_per_byte")
+    best = min(res.median("chacha20", isa, 576, "tsc_cycles_per_byte")
+               for isa in ["avx512", "avx2", "ssse3", "sse2", "generic"])
+    theirs = res.median("openssl:chacha20", "external", 576,
+                        "tsc_cycles_per_byte")
+    line = next(line for line in done.stdout.splitlines()
+                if line.split()[:1] == ["chacha20"] and " 576 B " in line)
+    assert f"openssl {results.sig3(theirs)} ({best / theirs:.2f}x)" in line
+    assert ours >= best
+    assert "memcpy" in done.stdout.split("Ours with no peer")[1]
+    assert "unsupported on this CPU: chacha20@avx512" in done.stdout
+    assert "lioness block must be at least 41 bytes: pad the message: " \
+        "lioness@avx2 at 8 B" in done.stdout
+    for name in ["20261201T000000Z.summary.md", "latest.summary.md"]:
+        text = (tmp_path / name).read_text()
+        assert f"| {results.sig3(theirs)} ({best / theirs:.2f}x) |" in text
+    assert sorted(os.listdir(tmp_path)) == [
+        "20261201T000000Z.summary.md", "latest.json", "latest.summary.md"]
+
+
+def test_summary_names_benchmarks_that_hit_the_cap(tmp_path):
+    doc = one_repetition(load_document(BASE))
+    doc["benchmarks"][0]["precision_reached"] = 0
+    path = write_json(tmp_path / "r.json", doc)
+    done = run_script("summary.py", path)
+    n = benchmark_count(doc)
+    assert f"{n} benchmarks; {n - 1} pinned their median" in done.stdout
+    assert f"1 stopped at the time cap first (read their quartiles): " \
+        f"{doc['benchmarks'][0]['name']}" in done.stdout
+
+
+def test_summary_bad_input_is_one_line_and_writes_nothing(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"benchmarks": [')
+    done = run_script("summary.py", str(bad))
+    assert one_line_error(done) and "not valid JSON" in done.stderr
+    assert os.listdir(tmp_path) == ["bad.json"]
+
+
 # make plots
 
 def test_plots_render_png_and_svg_per_family(tmp_path):
@@ -218,7 +297,7 @@ def rows_of(table, kernel):
 
 
 def test_isa_ladder_table_rows_columns_and_units():
-    m = measured("isa-ladder")
+    m = measured("isa-ladder", hide=("avx512",))
     table = scenario.isa_ladder_table(m)
     assert table.headers() == [
         "kernel", "isa", "TSC ticks/call", "TSC ticks/byte",
@@ -234,7 +313,8 @@ def test_isa_ladder_table_rows_columns_and_units():
     per_call, per_byte, _, _, speedup = generic.values
     assert per_call == pytest.approx(per_byte * 576)
     assert speedup == pytest.approx(1.0)
-    assert len(table.measured_rows()) == 15
+    # Every row but the four hidden avx512 ones.
+    assert len(table.measured_rows()) == len(table.rows) - 4 == 15
 
 
 def test_lioness_table_in_ns_per_byte_and_mib_per_second():
@@ -243,29 +323,25 @@ def test_lioness_table_in_ns_per_byte_and_mib_per_second():
     assert table.headers()[2:5] == ["ns per 509-byte block or cell",
                                     "ns/byte", "MiB/s"]
     assert [r.kernel for r in table.rows if r.isa == "generic"] == \
-        ["lioness", "lioness12", "lioness8"]
+        ["lioness", "lioness12", "lioness8", "lioness-x4", "tor-relay-cell"]
     per_block, ns, mib = rows_of(table, "sodium:lioness")[0].values
     assert per_block == pytest.approx(ns * 509)
     assert mib == pytest.approx(1e9 / ns / 2 ** 20)
-    relay = rows_of(table, "tor-relay-cell")
-    assert len(relay) == 1 and relay[0].note.startswith("not available")
     assert "make profile KERNEL=lioness" in table.sections[0]
 
 
+def test_lioness_without_the_relay_cell_kernel_says_so():
+    table = scenario.lioness_table(measured("lioness",
+                                            drop=("tor-relay-cell",)))
+    relay = rows_of(table, "tor-relay-cell")
+    assert len(relay) == 1 and relay[0].note.startswith("not available")
+
+
 def test_lioness_relay_cell_rows_say_with_or_without_aes_ni():
-    m = measured("lioness", "tor-relay-cell aesni supported\n"
-                            "tor-relay-cell generic supported\n")
-    doc = load_document(fixture("scenario-lioness.json"))
-    for b in doc["benchmarks"]:
-        if b["name"] == "lioness@generic/509_median":
-            for isa in ["aesni", "generic"]:
-                doc["benchmarks"].append(dict(
-                    b, name=f"tor-relay-cell@{isa}/509_median",
-                    run_name=f"tor-relay-cell@{isa}/509"))
-    m.runs["default"] = results.parse(doc, "test")
-    notes = {r.isa: r.note for r in rows_of(scenario.lioness_table(m),
-                                            "tor-relay-cell")}
-    assert notes == {"aesni": "with AES-NI",
+    notes = {r.isa: r.note for r in rows_of(
+        scenario.lioness_table(measured("lioness")), "tor-relay-cell")}
+    assert notes == {"vaes-avx512": "with AES-NI", "vaes-avx2": "with AES-NI",
+                     "aesni": "with AES-NI",
                      "generic": "software AES (no AES-NI)"}
 
 
@@ -308,8 +384,9 @@ def test_aead_table_in_openssl_speed_units_best_and_generic():
     assert table.headers() == ["kernel", "variant"] + [
         f"{s} bytes (1000s of bytes/s)" for s in sizes] + ["note"]
     assert [(r.kernel, r.variant) for r in table.rows] == [
-        ("aes256-gcm", "vaes-avx2 (best)"), ("aes256-gcm", "generic"),
-        ("chacha20-poly1305", "avx2 (best)"), ("chacha20-poly1305", "generic"),
+        ("aes256-gcm", "vaes-avx512 (best)"), ("aes256-gcm", "generic"),
+        ("chacha20-poly1305", "avx512 (best)"),
+        ("chacha20-poly1305", "generic"),
         ("openssl:aes-256-gcm", "external"),
         ("openssl:aes-256-gcm", "external, no AES-NI"),
         ("openssl:chacha20-poly1305", "external"),
@@ -367,12 +444,15 @@ def test_bulk_runs_cbc_decryption_with_the_decrypt_flag():
 
 def test_scenario_markdown_and_csv_carry_the_table():
     sc = scenario.SCENARIOS["isa-ladder"]
-    m = measured("isa-ladder")
+    doc = load_document(fixture("scenario-isa-ladder.json"))
+    for b in doc["benchmarks"]:  # as if another process shared the CPU
+        b["cpu_time"] = b["real_time"] / 2
+    m = measured("isa-ladder", default=results.parse(doc, "busy"))
     table = sc.table(m)
     text = scenario.markdown(sc, table, m, ["build/cyclebench bench ..."])
     assert "| kernel | isa | TSC ticks/call |" in text
-    assert "AMD EPYC" in text and "make scenario NAME=isa-ladder" in text
-    # The fixture was recorded while another benchmark shared the CPU.
+    assert doc["context"]["cpu_model"] in text
+    assert "make scenario NAME=isa-ladder" in text
     assert "**Warning:** " in text and "shared the pinned CPU" in text
     rows = list(csv.reader(io.StringIO(table.csv())))
     assert rows[0] == table.headers() and len(rows) == len(table.rows) + 1
@@ -396,15 +476,37 @@ def test_scenario_without_a_binary_says_to_build(tmp_path):
 
 # make compare
 
+TIME_COUNTERS = ["tsc_cycles_per_byte", "tsc_cycles_per_byte_q1",
+                 "tsc_cycles_per_byte_q3", "tsc_cycles_per_byte_ci95_low",
+                 "tsc_cycles_per_byte_ci95_high", "core_cycles_per_byte",
+                 "ns_per_byte", "real_time", "cpu_time"]
+
+
+def one_repetition(document):
+    """The first repetition of every benchmark alone, as a default bench
+    run (one repetition, no aggregates) records it."""
+    doc = copy.deepcopy(document)
+    doc["benchmarks"] = [b for b in doc["benchmarks"]
+                         if b["run_type"] == "iteration"
+                         and b["repetition_index"] == 0]
+    for b in doc["benchmarks"]:
+        b["repetitions"] = 1
+    return doc
+
+
+def benchmark_count(document):
+    return len({b["run_name"] for b in document["benchmarks"]})
+
+
 def slowed(document, factor, names=None):
     """A copy with every time counter of the named benchmarks (all when
     None) multiplied by factor: an injected slowdown."""
     doc = copy.deepcopy(document)
     for b in doc["benchmarks"]:
         if names is None or b["run_name"] in names:
-            for counter in ["tsc_cycles_per_byte", "core_cycles_per_byte",
-                            "ns_per_byte", "real_time", "cpu_time"]:
-                b[counter] *= factor
+            for counter in TIME_COUNTERS:
+                if counter in b:
+                    b[counter] *= factor
             b["bytes_per_second"] /= factor
     return doc
 
@@ -426,8 +528,9 @@ def run_compare(tmp_path, base, new, *args):
 
 def test_compare_passes_an_identical_run(tmp_path):
     done = run_compare(tmp_path, BASE, BASE)
+    n = benchmark_count(load_document(BASE))
     assert done.returncode == 0, done.stderr
-    assert "geometric mean of new/base over 33 benchmarks: 1.0000 (+0.0%)" \
+    assert f"geometric mean of new/base over {n} benchmarks: 1.0000 (+0.0%)" \
         in done.stdout
     assert "SLOWER" not in done.stdout and "differ" not in done.stderr
     png = (tmp_path / "cmp" / "base_vs_base.png").read_bytes()
@@ -440,17 +543,43 @@ def test_compare_flags_an_injected_20_percent_slowdown(tmp_path):
     new = write_json(tmp_path / "new.json", slowed(doc, 1.2, {name}))
     done = run_compare(tmp_path, BASE, new)
     assert done.returncode == 1
-    flagged = [line.split()[0] for line in done.stdout.splitlines()
+    flagged = [line.split() for line in done.stdout.splitlines()
                if line.endswith("SLOWER")]
-    assert flagged == [name]
+    assert [f[0] for f in flagged] == [name] and flagged[0][-2] == "reps"
     assert f"{name} (+20.0%)" in done.stderr.splitlines()[-1]
+
+
+def test_compare_one_repetition_tests_over_the_samples(tmp_path):
+    doc = one_repetition(load_document(BASE))
+    name = steadiest_benchmark(load_document(BASE))
+    base = write_json(tmp_path / "one.json", doc)
+    new = write_json(tmp_path / "new.json", slowed(doc, 1.2, {name}))
+    done = run_compare(tmp_path, base, new)
+    assert done.returncode == 1, done.stdout
+    flagged = [line.split() for line in done.stdout.splitlines()
+               if line.endswith("SLOWER")]
+    assert [f[0] for f in flagged] == [name] and flagged[0][-2] == "samples"
+    assert "over each median's samples" in done.stdout
+    # The unchanged benchmarks have p = 1 and no verdict.
+    same = [line for line in done.stdout.splitlines()
+            if " +0.0% " in line and line.split()[-1] == "samples"]
+    assert len(same) == benchmark_count(doc) - 1
+
+
+def test_compare_samples_p_value_from_the_confidence_intervals():
+    # Medians 100 and 103 with CIs +-1.96 (standard error 1 each): z is
+    # 3 / sqrt(2), two-sided p = erfc(z / sqrt(2)) = erfc(1.5).
+    import math
+    p = compare.ci_test(100, (98.04, 101.96), 103, (101.04, 104.96))
+    assert p == pytest.approx(math.erfc(1.5))
 
 
 def test_compare_geometric_mean_of_an_all_round_slowdown(tmp_path):
     new = write_json(tmp_path / "slow.json", slowed(load_document(BASE), 1.2))
     done = run_compare(tmp_path, BASE, new)
     assert done.returncode == 1
-    assert "over 33 benchmarks: 1.2000 (+20.0%)" in done.stdout
+    n = benchmark_count(load_document(BASE))
+    assert f"over {n} benchmarks: 1.2000 (+20.0%)" in done.stdout
 
 
 def test_compare_threshold_above_the_slowdown_passes(tmp_path):
@@ -460,23 +589,27 @@ def test_compare_threshold_above_the_slowdown_passes(tmp_path):
 
 def test_compare_says_when_machines_or_builds_differ(tmp_path):
     doc = load_document(BASE)
-    doc["context"].update(cpu_model="Intel Xeon", git_commit="0123abcd")
+    model = doc["context"]["cpu_model"]
+    doc["context"].update(cpu_model="AMD EPYC 9654", git_commit="0123abcd")
     other = write_json(tmp_path / "other.json", doc)
     done = run_compare(tmp_path, BASE, other)
     assert done.returncode == 0
-    assert "different machines: cpu_model 'AMD EPYC' vs 'Intel Xeon'" in \
+    assert f"different machines: cpu_model '{model}' vs 'AMD EPYC 9654'" in \
         done.stderr
     assert "different builds: git_commit" in done.stderr
 
 
-def test_compare_warns_when_repetitions_are_too_few(tmp_path):
+def test_compare_warns_when_nothing_can_be_tested(tmp_path):
+    # Three repetitions and no confidence intervals (results from before
+    # the sampler): neither test applies.
     doc = load_document(BASE)
-    doc["benchmarks"] = [b for b in doc["benchmarks"]
-                         if b.get("repetition_index", 0) < 3]
+    doc["benchmarks"] = [
+        {k: v for k, v in b.items() if "_ci95_" not in k}
+        for b in doc["benchmarks"] if b.get("repetition_index", 0) < 3]
     few = write_json(tmp_path / "few.json", doc)
     done = run_compare(tmp_path, few, few)
-    assert "3 and 3 repetitions the U test cannot reach p < 0.05" in \
-        done.stderr
+    assert f"{benchmark_count(doc)} benchmark(s) have no p-value" in \
+        done.stderr and "3 and 3 repetitions are too few" in done.stderr
 
 
 def test_context_tsc_wobble_is_not_a_difference():

@@ -1,0 +1,85 @@
+/* The sampler: how one benchmark turns many short timed batches of kernel
+ * calls into a median and its quartiles, and when it has enough of them.
+ *
+ * One long timed loop (Google Benchmark's way) folds every interrupt,
+ * frequency step and neighbour's burst into its one figure. Many batches of
+ * a few microseconds each, as SUPERCOP and libcpucycles time, leave those in
+ * a few outlying samples, and the median of the rest is steady in
+ * milliseconds. A batch is long enough that the TSC's 26-tick steps on
+ * these VMs vanish in it, short enough that a scheduler tick rarely lands
+ * in it.
+ *
+ * Sampling stops when the 95% confidence interval of the median lies within
+ * +-precision of it (and the minimum time has passed), or at the cap. The
+ * warm-up, which also finds the batch size, is never part of the
+ * statistics. */
+#ifndef CYCLEBENCH_SAMPLER_H
+#define CYCLEBENCH_SAMPLER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The defaults, documented in the README (Benchmarks). */
+#define SAMPLER_PRECISION 0.005     /* +-0.5% */
+#define SAMPLER_BATCH_SECONDS 10e-6 /* one timed batch: about 10 us */
+#define SAMPLER_WARMUP_SECONDS 2e-3 /* per benchmark, discarded */
+/* Samples span at least this long, so that the median is not a snapshot of
+ * one moment of the host: a CI from 24 samples in a quarter of a
+ * millisecond is narrow and says nothing of the next millisecond. */
+#define SAMPLER_MIN_SECONDS 0.02
+#define SAMPLER_CAP_SECONDS 0.5     /* per benchmark, precise or not */
+#define SAMPLER_MIN_SAMPLES 24
+
+typedef struct sampler_config {
+    double precision;      /* relative half-width of the median's 95% CI */
+    uint64_t batch_ticks;  /* a batch runs at least this long */
+    uint64_t warmup_ticks; /* discarded before the first sample */
+    uint64_t min_ticks;    /* sample at least this long (0: no minimum) */
+    uint64_t cap_ticks;    /* stop sampling after this long */
+    size_t min_samples;    /* never judge precision on fewer */
+    size_t max_samples;    /* memory bound: stop (capped) at this many */
+} sampler_config;
+
+/* Where the samples come from: the kernel in the harness, synthetic data in
+ * the tests. */
+typedef struct sampler_source {
+    /* Run calls calls back to back; return the ticks they took. */
+    uint64_t (*time_batch)(void *ctx, uint64_t calls);
+    /* The clock that warm-up, minimum and cap are measured on. */
+    uint64_t (*now)(void *ctx);
+    void *ctx;
+} sampler_source;
+
+/* Per call, in the source's ticks. */
+typedef struct sampler_result {
+    double median, q1, q3;
+    double ci_low, ci_high; /* 95% confidence interval of the median */
+    size_t samples;         /* that entered the statistics */
+    size_t warmup_batches;  /* that did not */
+    uint64_t calls_per_batch;
+    int precision_reached;  /* 1: the CI met the precision; 0: capped */
+    uint64_t elapsed_ticks; /* warm-up included */
+} sampler_result;
+
+/* The configuration for a TSC of tsc_hz: the defaults, with min_seconds
+ * (--benchmark_min_time; below 0 for the default) and cap_seconds; a cap
+ * below the minimum is raised to it. */
+sampler_config sampler_default_config(double tsc_hz, double min_seconds,
+                                      double cap_seconds);
+
+/* Warm up, size the batch, sample until precise or capped. Returns 0, or
+ * -1 when out of memory. */
+int sampler_run(const sampler_config *c, const sampler_source *src,
+                sampler_result *r);
+
+/* The statistics, on n >= 1 values sorted ascending. */
+double sampler_quantile(const double *sorted, size_t n, double p);
+/* The distribution-free 95% CI of the median: order statistics whose ranks
+ * are n/2 -+ 1.96 sqrt(n)/2, the normal approximation to the binomial. */
+void sampler_median_ci(const double *sorted, size_t n, double *low,
+                       double *high);
+/* Whether [low, high] lies within +-precision of median. */
+int sampler_precise(double median, double low, double high,
+                    double precision);
+
+#endif
