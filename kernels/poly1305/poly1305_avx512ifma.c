@@ -254,9 +254,11 @@ poly1305_vector_avx512ifma(poly1305_state *st, const uint8_t *in, size_t len,
     poly1305_scalar_avx512ifma(st, in + wide, len - wide, padbit);
 }
 
+/* Tail calls after a vzeroupper, as in poly1305_vector.h. */
 void poly1305_blocks_avx512ifma(poly1305_state *st, const uint8_t *in,
                                 size_t len, uint64_t padbit)
 {
+    _mm256_zeroupper();
     if (len < POLY1305_SCALAR_BELOW) {
         poly1305_scalar_avx512ifma(st, in, len, padbit);
         return;
