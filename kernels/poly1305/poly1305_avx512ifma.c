@@ -13,11 +13,11 @@
  * At the end the chain holding the last group is multiplied by r^8 .. r^1
  * lane by lane, the other by r^16 .. r^9, and all lanes add up.
  *
- * Calls shorter than POLY1305_SCALAR_BELOW stay scalar, and calls from
- * there up to IFMA_BELOW go to poly1305_blocks_avx2, the avx2 object's
- * four 26-bit lanes of ymm (so a profile of this variant shows avx2
- * symbols for them); longer calls leave their last blocks, fewer than a
- * group, to the scalar core. */
+ * Calls shorter than IFMA_BELOW go to poly1305_blocks_avx2 (the avx2
+ * object's scalar core below POLY1305_SCALAR_BELOW, its four 26-bit lanes
+ * of ymm above), so a profile of this variant shows avx2 symbols for
+ * them; longer calls leave their last blocks, fewer than a group, to the
+ * scalar core. */
 #include <immintrin.h>
 
 #include "poly1305.h"
@@ -254,18 +254,15 @@ poly1305_vector_avx512ifma(poly1305_state *st, const uint8_t *in, size_t len,
     poly1305_scalar_avx512ifma(st, in + wide, len - wide, padbit);
 }
 
-/* Tail calls after a vzeroupper, as in poly1305_vector.h. */
+/* Tail calls, with a vzeroupper before this object's path, as in
+ * poly1305_vector.h. */
 void poly1305_blocks_avx512ifma(poly1305_state *st, const uint8_t *in,
                                 size_t len, uint64_t padbit)
 {
-    _mm256_zeroupper();
-    if (len < POLY1305_SCALAR_BELOW) {
-        poly1305_scalar_avx512ifma(st, in, len, padbit);
-        return;
-    }
     if (len < IFMA_BELOW) {
         poly1305_blocks_avx2(st, in, len, padbit);
         return;
     }
+    _mm256_zeroupper();
     poly1305_vector_avx512ifma(st, in, len, padbit);
 }

@@ -9,8 +9,8 @@
  * operations on 64-bit lanes (V_MUL multiplies the low 32 bits of each
  * lane, as vpmuludq does; V_ZEROUPPER is vzeroupper), and may define
  * VECTOR_MUL_LOOP, and VECTOR_NARROW_BLOCKS with VECTOR_NARROW_BELOW: a
- * narrower width's blocks function that takes the calls from
- * POLY1305_SCALAR_BELOW up to that.
+ * narrower width's blocks function that takes every call shorter than
+ * that, scalar ones included.
  *
  * Lane j accumulates blocks j, j + LANES, j + 2 LANES, ... in five 26-bit
  * limbs: h = (h + m) r^LANES per group of LANES blocks, and the last group
@@ -174,26 +174,26 @@ POLY1305_ISA_NAME(poly1305_vector)(poly1305_state *st, const uint8_t *in,
 }
 
 /* Nothing but tail calls, so that a short call pays no more than a
- * compare and a jump here; and a vzeroupper first. A caller may come with
- * the ymm upper halves dirty (openssl:chacha20-poly1305 returns so on the
- * Xeon, family 6 model 207), and the scalar path, VEX-encoded in this
- * object and using no ymm, would never clean them: every call then
- * switched state against the caller's SSE code, and a 64-byte MAC ran
- * 1.6 to 7 times slower. */
+ * compare and a jump here; and a vzeroupper before this object's own
+ * paths. A caller may come with the ymm upper halves dirty
+ * (openssl:chacha20-poly1305 returns so on the Xeon, family 6 model 207),
+ * and the scalar path, VEX-encoded and using no ymm, would never clean
+ * them: every call then switched state against the caller's SSE code, and
+ * a 64-byte MAC ran 1.6 to 7 times slower. */
 void POLY1305_ISA_NAME(poly1305_blocks)(poly1305_state *st, const uint8_t *in,
                                         size_t len, uint64_t padbit)
 {
-    V_ZEROUPPER();
-    if (len < POLY1305_SCALAR_BELOW) {
-        POLY1305_ISA_NAME(poly1305_scalar)(st, in, len, padbit);
-        return;
-    }
 #ifdef VECTOR_NARROW_BLOCKS
     if (len < VECTOR_NARROW_BELOW) {
         VECTOR_NARROW_BLOCKS(st, in, len, padbit);
         return;
     }
 #endif
+    V_ZEROUPPER();
+    if (len < POLY1305_SCALAR_BELOW) {
+        POLY1305_ISA_NAME(poly1305_scalar)(st, in, len, padbit);
+        return;
+    }
     POLY1305_ISA_NAME(poly1305_vector)(st, in, len, padbit);
 }
 
