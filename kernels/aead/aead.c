@@ -8,7 +8,9 @@
 
 #include "aead_kernels.h"
 
-/* Each row pairs the two primitives at one ISA level. */
+/* Each row pairs the two primitives at one ISA level; avx512ifma, which
+ * ChaCha has no use for, pairs ChaCha avx512 with Poly1305 avx512ifma. The
+ * rows need what their Poly1305 row needs (avx2 code for short calls). */
 const aead_impl aead_impls[] = {
     { { "avx512ifma", CPU_AVX512 | CPU_AVX512IFMA | CPU_AVX2 }, "avx512",
       "avx512ifma" },
