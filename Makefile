@@ -57,7 +57,8 @@ all: $(BUILD)/cyclebench
 
 # What results record about the build. The stamp file changes only when they
 # do, so a new commit or compiler rebuilds results.o and nothing else.
-GIT_COMMIT := $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
+# make fleet ships a copy without .git and passes the commit it came from.
+GIT_COMMIT := $(or $(GIT_COMMIT),$(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown))
 COMPILER   := $(shell $(CC) --version | head -1)
 BUILD_INFO := -DCB_COMPILER='"$(COMPILER)"' -DCB_CFLAGS='"$(CFLAGS)"' \
               -DCB_GIT_COMMIT='"$(GIT_COMMIT)"'
@@ -114,7 +115,7 @@ bench: deps $(BUILD)/cyclebench
 # out/plots/. make scenario NAME=lioness|isa-ladder|disk|aead|bulk|all
 # [REPS=n] [MIN_TIME=s] [CPU=n]: a seed's experiment rerun, in out/scenarios/.
 # make compare BASE=a.json NEW=b.json [THRESHOLD=5]: exits 1 on a slowdown.
-.PHONY: plots scenario compare
+.PHONY: plots scenario compare report fleet
 plots: deps
 	$(PYTHON) plots/plot.py '$(or $(RESULTS),out/results/latest.json)' \
 	    --out=out/plots $(if $(CLOCK),--clock=$(CLOCK))
@@ -128,11 +129,37 @@ compare: deps
 	$(PYTHON) plots/compare.py '$(BASE)' '$(NEW)' --out=out/compare \
 	    $(if $(THRESHOLD),--threshold=$(THRESHOLD))
 
+# Where report, fleet, profile and diff write.
+OUT ?= out
+
+# make report [RESULTS="a.json b.json out/fleet"]: one self-contained page
+# (and Markdown) over several machines' results, in $(OUT)/report/; by
+# default over out/results/latest.json and out/fleet/.
+report: deps
+	$(PYTHON) plots/report.py $(RESULTS) --out=$(OUT)/report
+
+# make fleet INVENTORY=hosts.ini [KERNEL=regex] [ISA=name] [SIZES=list]
+# [GIT_URL=url GIT_REF=commit]: make bench on every host of an Ansible
+# inventory (fleet/playbook.yml, fleet/README.md), results fetched into
+# $(OUT)/fleet/<host>/, then the report over them. When a host failed, the
+# report's header says why and the recipe fails after writing it.
+fleet: deps
+	@test -e '$(INVENTORY)' || { echo "make fleet: INVENTORY='$(INVENTORY)'" \
+	    "names no file: name an Ansible inventory (see fleet/README.md)" >&2; exit 2; }
+	FLEET_OUT='$(abspath $(OUT))/fleet' FLEET_KERNEL='$(KERNEL)' FLEET_ISA='$(ISA)' \
+	    FLEET_SIZES='$(SIZES)' FLEET_GIT_URL='$(GIT_URL)' FLEET_GIT_REF='$(GIT_REF)' \
+	    ansible-playbook -i '$(INVENTORY)' --forks=50 fleet/playbook.yml; \
+	played=$$?; \
+	$(PYTHON) plots/report.py $(OUT)/fleet --out=$(OUT)/report || exit $$?; \
+	failed=$$(cd $(OUT)/fleet && ls */error.txt 2>/dev/null | sed 's,/error.txt,,' | paste -sd' '); \
+	if [ -n "$$failed" ] || [ $$played -ne 0 ]; then \
+	    echo "make fleet: failed hosts (named in the report's header): $${failed:-see ansible's output}" >&2; \
+	    exit 1; fi
+
 # make profile KERNEL=name [ISA=name] [SIZE=509] [SECONDS=3] [CALLGRAPH=fp|dwarf]:
 # the kernel under perf record, split per function, in $(OUT)/profiles/ and
 # $(OUT)/plots/. make diff A=kernel@isa B=kernel@isa [SIZE=] [SECONDS=]: both
 # profiled, their hottest code side by side under perf annotate, in $(OUT)/diff/.
-OUT ?= out
 PROFILE_FLAGS = --bin=$(BUILD)/cyclebench --out=$(OUT) $(if $(SIZE),--size=$(SIZE)) \
             $(if $(SECONDS),--seconds=$(SECONDS))
 .PHONY: profile diff

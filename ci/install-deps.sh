@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages cyclebench builds and runs with. Quiet and
+# Installs the Debian packages cyclebench builds and runs with (chromium
+# for the report's browser test, ansible-core for make fleet). Quiet and
 # quick when everything is there; installs with apt-get only as root;
 # otherwise prints the exact command to run.
 set -eu
@@ -14,6 +15,8 @@ packages=(
     python3-pytest
     libssl-dev
     libsodium-dev
+    chromium
+    ansible-core
 )
 
 missing=()

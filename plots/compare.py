@@ -24,7 +24,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from charts import plt  # noqa: E402
 from output import ArgumentParser, StagedFiles, run_main  # noqa: E402
-from results import InputError, load  # noqa: E402
+from results import InputError, load, tsc_hz_differs  # noqa: E402
 
 ALPHA = 0.05
 
@@ -36,7 +36,6 @@ CONTEXT_GROUPS = {
     "run conditions": ["core_clock_source", "turbo", "pinned_cpu",
                        "pmu_events_opened"],
 }
-TSC_HZ_TOLERANCE = 0.005  # the TSC frequency is measured, so it wobbles
 
 
 # Counters that are the TSC figure times a constant of the run, so its
@@ -158,8 +157,7 @@ def turbo_after(value):
 
 def differs(key, a, b):
     if key == "tsc_hz":
-        a, b = float(a or 0), float(b or 0)
-        return abs(a - b) > TSC_HZ_TOLERANCE * max(a, b)
+        return tsc_hz_differs(a, b)
     if key == "turbo":
         return turbo_after(str(a)) != turbo_after(str(b))
     return a != b

@@ -6,12 +6,17 @@ summary and the report read their comparisons from here.
 import math
 from dataclasses import dataclass, field
 
-from results import counterpart, library, natural_key
+from results import counterpart, library, natural_key, sig3
 
 # The sizes the summary speaks of: a short message, the seeds' 576 bytes,
 # and a bulk one.
 SUMMARY_SIZES = (64, 576, 16384)
 COUNTER = "tsc_cycles_per_byte"
+
+
+def ratio_text(ratio):
+    """"0.94x": how ratios print everywhere (summary, report)."""
+    return f"{ratio:.2f}x"
 
 
 @dataclass
@@ -23,6 +28,10 @@ class Peer:
     @property
     def library(self):
         return library(self.kernel)
+
+    def __str__(self):
+        """"0.529 (0.94x)": its median and ours / its."""
+        return f"{sig3(self.value)} ({ratio_text(self.ratio)})"
 
 
 @dataclass

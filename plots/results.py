@@ -31,6 +31,10 @@ SHARED_CPU_BELOW = 0.9
 # reads around every batch, or core cycles (PMU, or estimated from the TSC).
 CLOCK_COUNTERS = {"tsc": "tsc_cycles_per_byte", "core": "core_cycles_per_byte"}
 
+# tsc_hz is measured at every run, so one machine's figure wobbles by a
+# little; beyond this share it is another TSC (another machine or clock).
+TSC_HZ_TOLERANCE = 0.005
+
 
 @dataclass(frozen=True, order=True)
 class Key:
@@ -196,6 +200,12 @@ def load(path):
 
 
 # Clocks and units
+
+def tsc_hz_differs(a, b):
+    """Whether two contexts' tsc_hz values are different clocks."""
+    a, b = float(a or 0), float(b or 0)
+    return abs(a - b) > TSC_HZ_TOLERANCE * max(a, b)
+
 
 def clock_counter(clock):
     if clock not in CLOCK_COUNTERS:

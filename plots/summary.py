@@ -20,10 +20,6 @@ from peers import (COUNTER, comparisons, fastest, nearest_sizes,  # noqa: E402
 from results import load, sig3, skipped_reasons  # noqa: E402
 
 
-def ratio_text(ratio):
-    return f"{ratio:.2f}x"
-
-
 def header(results):
     ctx = results.context
     hz = float(ctx.get("tsc_hz", 0) or 0)
@@ -98,8 +94,7 @@ def text_report(results, rows, sizes):
     if paired:
         lines.append("Ours against the peers:")
     for r in paired:
-        peers = "  ".join(f"{p.library} {sig3(p.value)} ({ratio_text(p.ratio)})"
-                          for p in r.peers)
+        peers = "  ".join(f"{p.library} {p}" for p in r.peers)
         lines.append(f"  {r.kernel:<{width}} {'@' + r.isa:<{isa_width}} "
                      f"{r.size:>6} B  {sig3(r.value):>6}  {peers}")
     if alone:
@@ -132,8 +127,8 @@ def markdown_report(results, rows, sizes):
             if not r.peers:
                 continue
             by_lib = {p.library: p for p in r.peers}
-            cells = [f"{sig3(by_lib[lib].value)} ({ratio_text(by_lib[lib].ratio)})"
-                     if lib in by_lib else "—" for lib in libraries]
+            cells = [str(by_lib[lib]) if lib in by_lib else "—"
+                     for lib in libraries]
             lines.append("| " + " | ".join(
                 [r.kernel, r.isa, str(r.size), sig3(r.value)] + cells) + " |")
     paired = {r.kernel for r in rows if r.peers}
