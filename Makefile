@@ -34,7 +34,7 @@ BUILD   := build
 KERNEL_SRC  := $(wildcard kernels/*.c kernels/*/*.c)
 HARNESS_SRC := $(wildcard harness/*.c harness/*.cc)
 TEST_SRC    := $(wildcard tests/test_*.c)
-TEST_SUPPORT_SRC := tests/check.c tests/json.c tests/vectors.c
+TEST_SUPPORT_SRC := tests/check.c tests/json.c tests/vectors.c tests/leak_controls.c
 
 KERNEL_OBJ  := $(KERNEL_SRC:%.c=$(BUILD)/obj/%.o)
 HARNESS_OBJ := $(patsubst %,$(BUILD)/obj/%.o,$(basename $(HARNESS_SRC)))
@@ -97,7 +97,20 @@ $(BUILD)/asan-tests/%: tests/%.c $(ASAN_TEST_SUPPORT_OBJ) $(ASAN_KERNEL_OBJ) $(A
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ASAN_FLAGS) $^ -o $@ $(LDLIBS)
 
-test: deps $(BUILD)/cyclebench $(TEST_BIN) $(ASAN_TEST_BIN)
+# make ctgrind's driver: the kernels with their secret marked for memcheck
+# (leak/ctgrind.h), compiled like the rest with no ISA flags; and the tests'
+# deliberately leaky controls, marked the same way.
+CTGRIND_DRIVER := $(BUILD)/ctgrind-driver
+CTGRIND_CONTROLS := $(BUILD)/tests/ctgrind-controls
+CTGRIND_LDLIBS := -lsodium -lcrypto -lpthread -lm
+$(CTGRIND_DRIVER): $(BUILD)/obj/leak/ctgrind_driver.o $(KERNEL_OBJ) $(BUILD)/obj/harness/args.o
+	$(CC) $(CFLAGS) $^ -o $@ $(CTGRIND_LDLIBS)
+
+$(CTGRIND_CONTROLS): $(BUILD)/obj/tests/ctgrind_controls.o $(BUILD)/obj/tests/leak_controls.o
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $^ -o $@
+
+test: deps $(BUILD)/cyclebench $(TEST_BIN) $(ASAN_TEST_BIN) $(CTGRIND_DRIVER) $(CTGRIND_CONTROLS)
 	@tests/run.sh $(BUILD)
 
 # make bench [KERNEL=regex] [ISA=name] [SIZES=list] [REPS=n] [MIN_TIME=s]
@@ -169,6 +182,22 @@ profile: deps $(BUILD)/cyclebench
 
 diff: deps $(BUILD)/cyclebench
 	$(PYTHON) profiles/diff.py '$(A)' '$(B)' $(PROFILE_FLAGS)
+
+# make ctgrind KERNEL=<name|all> [ISA=name] [SIZE=n]: each variant under
+# valgrind's memcheck with its secret marked, sites in $(OUT)/leak/.
+# make leak-table [SECONDS=per-variant]: that and `cyclebench leak` for
+# every variant, as $(OUT)/leak/summary.md, .csv and .png.
+.PHONY: ctgrind leak-table
+ctgrind: deps $(BUILD)/cyclebench $(CTGRIND_DRIVER)
+	$(PYTHON) leak/ctgrind.py '$(KERNEL)' $(if $(ISA),--isa=$(ISA)) \
+	    $(if $(SIZE),--size=$(SIZE)) --bin=$(BUILD)/cyclebench \
+	    --driver=$(CTGRIND_DRIVER) --out=$(OUT)/leak
+
+leak-table: deps $(BUILD)/cyclebench $(CTGRIND_DRIVER)
+	$(PYTHON) leak/leak_table.py --bin=$(BUILD)/cyclebench \
+	    --driver=$(CTGRIND_DRIVER) --out=$(OUT)/leak \
+	    --results=$(OUT)/results/latest.json $(if $(SECONDS),--seconds=$(SECONDS)) \
+	    $(if $(KERNEL),'--kernel=$(KERNEL)')
 
 clean:
 	rm -rf $(BUILD)

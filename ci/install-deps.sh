@@ -15,6 +15,7 @@ packages=(
     python3-pytest
     libssl-dev
     libsodium-dev
+    valgrind
     chromium
     ansible-core
 )

@@ -46,27 +46,6 @@ static int parse_number_option(const char *name, const char *value,
     return 0;
 }
 
-static int select_variant(kat_request *r, const char *isa)
-{
-    r->v = isa ? kernel_variant_find(r->k, isa) : kernel_best_variant(r->k);
-    if (!r->v) {
-        usage_error("%s has no ISA '%s': see 'cyclebench list'", r->k->name,
-                    isa);
-        return -1;
-    }
-    const char *missing = r->k->unavailable ? r->k->unavailable(r->k) : NULL;
-    if (missing) {
-        usage_error("%s is unavailable: %s", r->k->name, missing);
-        return -1;
-    }
-    if (!kernel_variant_usable(r->k, r->v)) {
-        usage_error("%s@%s is unsupported on this CPU: pick a supported "
-                    "one from 'cyclebench list'", r->k->name, r->v->isa);
-        return -1;
-    }
-    return 0;
-}
-
 /* Names of the KOPT_* bits, for messages. */
 static const struct { unsigned bit; const char *name; } option_names[] = {
     { KOPT_KEY, "--key=HEX" },         { KOPT_NONCE, "--nonce=HEX" },
@@ -160,7 +139,7 @@ static int parse_options(kat_request *r, int argc, char **argv)
     r->a.iv = r->iv;
     r->a.aad = r->aad;
     r->a.tweak = r->tweak;
-    return select_variant(r, isa);
+    return select_variant(r->k->name, isa, &r->k, &r->v);
 }
 
 static uint8_t *read_all(FILE *f, size_t *len)

@@ -27,8 +27,6 @@
 
 #define DEFAULT_SIZE 509
 #define DEFAULT_SECONDS 3.0
-#define MAX_SECONDS 3600.0
-#define MAX_SIZE (1u << 30)
 #define MAX_STAGES 16
 /* Calls between clock checks grow until a batch takes this many TSC ticks
  * (about a millisecond), so checking the clock costs nothing measurable. */
@@ -52,62 +50,6 @@ typedef struct loop_result {
 
 /* Options */
 
-static int parse_seconds(const char *s, double *out)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (!*s || *end || !(v > 0 && v <= MAX_SECONDS)) {
-        usage_error("--seconds must be a number above 0 and at most %.0f "
-                    "(got '%s')", MAX_SECONDS, s);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
-static int parse_size(const char *s, size_t *out)
-{
-    uint64_t v;
-    if (parse_u64(s, &v) || v < 1 || v > MAX_SIZE) {
-        usage_error("--size must be a byte count from 1 to %u (got '%s')",
-                    MAX_SIZE, s);
-        return -1;
-    }
-    *out = (size_t)v;
-    return 0;
-}
-
-/* "kernel" or "kernel@isa"; the ISA may also come from --isa. */
-static int select_kernel(run_options *o, const char *spec, const char *isa)
-{
-    char name[96];
-    const char *at = strrchr(spec, '@');
-    size_t len = at ? (size_t)(at - spec) : strlen(spec);
-    if (at && isa) {
-        usage_error("give the ISA once: '%s' or --isa=%s", spec, isa);
-        return -1;
-    }
-    snprintf(name, sizeof name, "%.*s", (int)len, spec);
-    if (at)
-        isa = at + 1;
-    o->k = kernel_find(name);
-    if (!o->k) {
-        usage_error("unknown kernel '%s': see 'cyclebench list'", name);
-        return -1;
-    }
-    o->v = isa ? kernel_variant_find(o->k, isa) : kernel_best_variant(o->k);
-    if (!o->v) {
-        usage_error("%s has no ISA '%s': see 'cyclebench list'", name, isa);
-        return -1;
-    }
-    if (!kernel_variant_usable(o->k, o->v)) {
-        usage_error("%s@%s is unsupported on this machine: pick a supported "
-                    "one from 'cyclebench list'", name, o->v->isa);
-        return -1;
-    }
-    return 0;
-}
-
 static int parse_options(run_options *o, int argc, char **argv)
 {
     const char *value, *spec = NULL, *isa = NULL;
@@ -118,9 +60,9 @@ static int parse_options(run_options *o, int argc, char **argv)
         if (arg_value(argv[i], "--isa", &value))
             isa = value;
         else if (arg_value(argv[i], "--size", &value))
-            rc = parse_size(value, &o->size);
+            rc = parse_size_arg(value, &o->size);
         else if (arg_value(argv[i], "--seconds", &value))
-            rc = parse_seconds(value, &o->seconds);
+            rc = parse_seconds_arg(value, &o->seconds);
         else if (!strcmp(argv[i], "--stages"))
             o->stages = 1;
         else if (argv[i][0] == '-' || spec) {
@@ -138,7 +80,7 @@ static int parse_options(run_options *o, int argc, char **argv)
                     "list')");
         return -1;
     }
-    return select_kernel(o, spec, isa);
+    return select_variant(spec, isa, &o->k, &o->v);
 }
 
 /* The loop */
@@ -273,28 +215,8 @@ static void print_result(const run_options *o, const loop_result *r,
 
 static int prepare_args(const run_options *o, kernel_args *a)
 {
-    char err[256];
-    if (o->size < o->k->min_len) {
-        usage_error("--size=%zu is below %s's minimum of %zu bytes",
-                    o->size, o->k->name, o->k->min_len);
-        return -1;
-    }
     o->k->bench_args(o->k, a);
-    if (o->k->check(o->k, a, o->size, err, sizeof err)) {
-        usage_error("%s", err);
-        return -1;
-    }
-    return 0;
-}
-
-/* chacha-opt's rule: a variant that disagrees with generic is not timed. */
-static int self_test(const run_options *o)
-{
-    char err[256];
-    if (kernel_self_test(o->k, o->v, err, sizeof err) == 0)
-        return 0;
-    usage_error("self-test failed, not run: %s", err);
-    return -1;
+    return check_kernel_args(o->k, a, o->size);
 }
 
 static int measure(const run_options *o, kernel_args *a, pmu_group *pmu)
@@ -334,7 +256,7 @@ int cmd_run(int argc, char **argv)
     int status;
     if (parse_options(&o, argc, argv) || prepare_args(&o, &a))
         return EXIT_USAGE;
-    if (self_test(&o))
+    if (require_self_test(o.k, o.v, "run"))
         return 1;
     if (sysctl_pin(sysctl_default_cpu(), err, sizeof err)) {
         usage_error("%s", err);

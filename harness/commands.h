@@ -7,5 +7,6 @@ int cmd_list(int argc, char **argv);
 int cmd_kat(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_leak(int argc, char **argv);
 
 #endif

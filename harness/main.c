@@ -21,6 +21,9 @@ static const struct {
       "[--benchmark_*]" },
     { "run", cmd_run,
       "run <kernel>[@isa] [--isa=NAME] [--size=N] [--seconds=S] [--stages]" },
+    { "leak", cmd_leak,
+      "leak <kernel>[@isa] [--isa=NAME] [--size=N] [--secret=key|input] "
+      "[--measurements=N] [--seconds=S]" },
 };
 
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
@@ -35,7 +38,7 @@ static void print_usage(FILE *f)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        usage_error("no subcommand: use one of list, kat, bench, run (see "
+        usage_error("no subcommand: use one of list, kat, bench, run, leak (see "
                     "'cyclebench --help')");
         return EXIT_USAGE;
     }
@@ -46,7 +49,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < N_COMMANDS; i++)
         if (!strcmp(argv[1], commands[i].name))
             return commands[i].run(argc - 2, argv + 2);
-    usage_error("unknown subcommand '%s': use one of list, kat, bench, run (see "
+    usage_error("unknown subcommand '%s': use one of list, kat, bench, run, leak (see "
                 "'cyclebench --help')", argv[1]);
     return EXIT_USAGE;
 }

@@ -107,21 +107,26 @@ static const struct { uint32_t bit; const char *name; } feature_names[] = {
     { CPU_SHA, "sha" },             { CPU_BMI2, "bmi2" },
 };
 
-const char *cpu_feature_names(void)
+void cpu_describe(uint32_t mask, char *buf, size_t len)
 {
-    static char names[256];
-    if (names[0])
-        return names;
     size_t used = 0;
+    buf[0] = '\0';
     for (size_t i = 0; i < sizeof feature_names / sizeof feature_names[0]; i++) {
-        if (!(cpu_features() & feature_names[i].bit))
+        if (!(mask & feature_names[i].bit))
             continue;
-        int n = snprintf(names + used, sizeof names - used, "%s%s",
-                         used ? " " : "", feature_names[i].name);
-        if (n < 0 || (size_t)n >= sizeof names - used)
+        int n = snprintf(buf + used, len - used, "%s%s", used ? " " : "",
+                         feature_names[i].name);
+        if (n < 0 || (size_t)n >= len - used)
             break;
         used += (size_t)n;
     }
+}
+
+const char *cpu_feature_names(void)
+{
+    static char names[256];
+    if (!names[0])
+        cpu_describe(cpu_features(), names, sizeof names);
     return names;
 }
 

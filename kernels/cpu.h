@@ -56,6 +56,8 @@ int cpu_supports(uint32_t required);
 
 /* Space-separated names of the detected features, for results context. */
 const char *cpu_feature_names(void);
+/* The same for any mask of CPU_* bits ("avx512f vaes"), into buf. */
+void cpu_describe(uint32_t mask, char *buf, size_t len);
 
 /* The CPU's brand string from CPUID 0x80000002..4, trimmed. */
 const char *cpu_model_name(void);

@@ -155,6 +155,7 @@ int kernel_check_known_answer(const kernel *k, const isa_variant *v,
 
 void kernel_prepare(const kernel *k, const isa_variant *v, kernel_args *a)
 {
+    a->n_secret = 0;
     if (k->prepare)
         k->prepare(k, v, a);
 }
@@ -164,6 +165,33 @@ void kernel_release(const kernel *k, kernel_args *a)
     if (k->release && a->prepared)
         k->release(k, a);
     a->prepared = NULL;
+    a->n_secret = 0;
+}
+
+void kernel_add_secret(kernel_args *a, const void *p, size_t len)
+{
+    /* A prepare hook that notes more regions than there is room for is a
+     * bug in that hook: found by the first `make ctgrind`, never silent. */
+    if (a->n_secret == KERNEL_MAX_SECRET_REGIONS) {
+        fprintf(stderr, "cyclebench: more than %d secret regions in a "
+                "prepared key: raise KERNEL_MAX_SECRET_REGIONS\n",
+                KERNEL_MAX_SECRET_REGIONS);
+        abort();
+    }
+    a->secret[a->n_secret++] = (kernel_region){ p, len };
+}
+
+/* Any fixed key serves; 32 bytes is a length BLAKE2b (1-64) accepts. */
+static const uint8_t fixed_key[32] = "cyclebench fixed secret key.....";
+
+void kernel_keyed_args(const kernel *k, kernel_args *a)
+{
+    k->bench_args(k, a);
+    if ((k->options & KOPT_KEY) && !a->has_key) {
+        a->key = fixed_key;
+        a->key_len = sizeof fixed_key;
+        a->has_key = 1;
+    }
 }
 
 int kernel_variant_usable(const kernel *k, const isa_variant *v)

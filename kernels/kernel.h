@@ -11,6 +11,16 @@
 
 #include "cpu.h"
 
+/* Bytes of a kernel's prepared state that derive from its key. */
+typedef struct kernel_region {
+    const void *at;
+    size_t len;
+} kernel_region;
+
+/* Enough for LIONESS's key: its two stream keys and, per BLAKE2b state,
+ * the chaining value and the buffered key block. */
+#define KERNEL_MAX_SECRET_REGIONS 8
+
 /* Options of `kat`, also filled with fixed values for benchmarks. A field is
  * meaningful only when its has_ flag is set. */
 typedef struct kernel_args {
@@ -42,6 +52,14 @@ typedef struct kernel_args {
      * timing covers the per-message work only; NULL means run() sets up
      * for itself. */
     void *prepared;
+    /* Set by prepare (through kernel_add_secret): the parts of *prepared
+     * derived from the key (round keys, subkeys, a keyed hash state), which
+     * `make ctgrind` marks secret beside the key itself. Public fields in
+     * between (round counts, lengths, pointers) are left out, so that
+     * branching on them is not reported. None for a library's opaque
+     * context, whose key schedule memcheck can only follow from the key. */
+    kernel_region secret[KERNEL_MAX_SECRET_REGIONS];
+    size_t n_secret;
 } kernel_args;
 
 /* The options a kernel's kat accepts; anything else is refused by name. */
@@ -150,6 +168,13 @@ int kernel_check_known_answer(const kernel *k, const isa_variant *v,
  * without it), and its release. Benchmarks prepare outside the timed loop. */
 void kernel_prepare(const kernel *k, const isa_variant *v, kernel_args *a);
 void kernel_release(const kernel *k, kernel_args *a);
+/* For prepare hooks: note len bytes at p as derived from the key. */
+void kernel_add_secret(kernel_args *a, const void *p, size_t len);
+
+/* bench_args, plus a fixed key for a kernel that takes one although its
+ * bench_args carry none (BLAKE2b, timed unkeyed): for the tools whose
+ * secret is the key (`cyclebench leak`, `make ctgrind`). */
+void kernel_keyed_args(const kernel *k, kernel_args *a);
 
 /* Nonzero when v can run here: the CPU has its features and the kernel is
  * available (external libraries may lack a provider). */

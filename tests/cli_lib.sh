@@ -17,3 +17,17 @@ finish() {
     echo "# counts: $passed $failed $skipped"
     [ "$failed" -eq 0 ]
 }
+
+# expect_usage <name> <command...>: exit status 2, one line on stderr,
+# nothing on stdout.
+expect_usage() {
+    local name=$1; shift
+    "$@" >"$tmp/usage.out" 2>"$tmp/usage.err" </dev/null
+    local status=$? lines
+    lines=$(wc -l <"$tmp/usage.err")
+    if [ $status -eq 2 ] && [ ! -s "$tmp/usage.out" ] && [ "$lines" -eq 1 ]; then
+        ok "$name: $(cat "$tmp/usage.err")"
+    else
+        fail "$name: status $status, stdout $(wc -c <"$tmp/usage.out") bytes, stderr $lines lines: $(head -c 300 "$tmp/usage.err")"
+    fi
+}

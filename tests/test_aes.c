@@ -600,7 +600,36 @@ EMU_INLINE vec emu_add32(vec a, vec b) { EMU_LANES(_mm_add_epi32(a.l[i], b.l[i])
 EMU_INLINE vec emu_add64(vec a, vec b) { EMU_LANES(_mm_add_epi64(a.l[i], b.l[i])); }
 EMU_INLINE vec emu_slli64(vec a, int n) { EMU_LANES(_mm_slli_epi64(a.l[i], n)); }
 EMU_INLINE vec emu_srli64(vec a, int n) { EMU_LANES(_mm_srli_epi64(a.l[i], n)); }
-EMU_INLINE vec emu_bslli8(vec a) { EMU_LANES(_mm_slli_si128(a.l[i], 8)); }
+EMU_INLINE vec emu_load_part(const void *p, int m)
+{
+    EMU_LANES(i < m ? _mm_loadu_si128((const __m128i *)p + i) : _mm_setzero_si128());
+}
+
+EMU_INLINE void emu_store_part(void *p, vec v, int m)
+{
+    for (int i = 0; i < m; i++)
+        _mm_storeu_si128((__m128i *)p + i, v.l[i]);
+}
+
+/* The byte shifts take an immediate: one case per count used. */
+#define EMU_BYTE_SHIFT(name, intrinsic)                                       \
+    EMU_INLINE vec name(vec a, int n)                                         \
+    {                                                                         \
+        switch (n) {                                                          \
+        case 1: { EMU_LANES(intrinsic(a.l[i], 1)); }                          \
+        case 2: { EMU_LANES(intrinsic(a.l[i], 2)); }                          \
+        case 3: { EMU_LANES(intrinsic(a.l[i], 3)); }                          \
+        case 4: { EMU_LANES(intrinsic(a.l[i], 4)); }                          \
+        case 8: { EMU_LANES(intrinsic(a.l[i], 8)); }                          \
+        case 12: { EMU_LANES(intrinsic(a.l[i], 12)); }                        \
+        case 13: { EMU_LANES(intrinsic(a.l[i], 13)); }                        \
+        case 14: { EMU_LANES(intrinsic(a.l[i], 14)); }                        \
+        case 15: { EMU_LANES(intrinsic(a.l[i], 15)); }                        \
+        default: abort();                                                     \
+        }                                                                     \
+    }
+EMU_BYTE_SHIFT(emu_bslli, _mm_slli_si128)
+EMU_BYTE_SHIFT(emu_bsrli, _mm_srli_si128)
 EMU_INLINE vec emu_swap64(vec a) { EMU_LANES(_mm_shuffle_epi32(a.l[i], 0x4e)); }
 EMU_INLINE vec emu_zext(__m128i b) { EMU_LANES(i ? _mm_setzero_si128() : b); }
 EMU_INLINE vec emu_shift_in(__m128i b, vec v) { EMU_LANES(i ? v.l[i - 1] : b); }
@@ -644,16 +673,20 @@ EMU_INLINE vec emu_set4(__m128i b0, __m128i b1, __m128i b2, __m128i b3)
 #define V_ADD64(a, b) emu_add64(a, b)
 #define V_SLLI64(v, n) emu_slli64(v, n)
 #define V_SRLI64(v, n) emu_srli64(v, n)
-#define V_BSLLI8(v) emu_bslli8(v)
+#define V_BSLLI(v, n) emu_bslli(v, n)
+#define V_BSRLI(v, n) emu_bsrli(v, n)
 #define V_SWAP64(v) emu_swap64(v)
 #define V_BCAST(b) emu_bcast(b)
 #define V_ZEXT(b) emu_zext(b)
 #define V_LANE0(v) ((v).l[0])
 #define V_LAST_LANE(v) ((v).l[3])
+#define V_LANE_AT(v, i) ((v).l[i])
 #define V_SHIFT_IN(b, v) emu_shift_in(b, v)
 #define V_FOLD(v) emu_fold(v)
 #define V_LANE_QWORDS(k) emu_lane_qwords(k)
 #define V_SET4(b0, b1, b2, b3) emu_set4(b0, b1, b2, b3)
+#define V_LOAD_PART(p, m) emu_load_part(p, m)
+#define V_STORE_PART(p, v, m) emu_store_part(p, v, m)
 
 #include "../kernels/aes/aes_x86.h"
 #pragma GCC pop_options

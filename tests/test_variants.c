@@ -1,6 +1,7 @@
 /* Every ISA variant of every kernel against that kernel's generic variant,
  * at every length 0-1100, at odd buffer offsets and in place, through the
- * same registry entry points that `kat` and the benchmarks use; and every
+ * same registry entry points that `kat` and the benchmarks use; kernels
+ * with a decryption are compared opening generic's output too; and every
  * variant returns with the upper halves of the ymm registers clear. */
 #include <cpuid.h>
 #include <stdlib.h>
@@ -15,33 +16,59 @@
 /* (input offset, output offset); -1 as output means in place. */
 static const int offsets[][2] = { { 0, 0 }, { 1, 3 }, { 7, 5 }, { 3, -1 } };
 
+/* Room for a message of MAX_LEN and what a kernel adds to it (a tag). */
+#define MAX_OUT (MAX_LEN + 80)
+
+/* v and generic on the batch of messages of len bytes at in (filled by
+ * fill, or already there when fill is NULL): v's output goes to out,
+ * generic's to want. Returns the output's length, or 0 after a failure. */
+static size_t compare_at(const kernel *k, const isa_variant *v,
+                         const kernel_args *a, uint8_t *in, size_t len,
+                         uint8_t *want, int out_offset, uint8_t *out_buf,
+                         const char *what)
+{
+    size_t batch = kernel_batch(k), out_len = k->out_len(k, a, len) * batch;
+    int in_place = out_offset < 0;
+    /* In place only where output and input are the same size. */
+    if (in_place && out_len != len * batch)
+        return out_len;
+    uint8_t *out = in_place ? in : out_buf + out_offset;
+    k->run(k, kernel_generic_variant(k), a, in, len, want);
+    k->run(k, v, a, in, len, out);
+    if (!CHECK(memcmp(out, want, out_len) == 0, "%s len %zu out%+d", what,
+               len, out_offset))
+        return 0;
+    return out_len;
+}
+
+/* Every length both ways: kernels with a decryption (CBC, XTS, GCM,
+ * LIONESS, the AEADs) also open generic's output, at the same offsets. */
 static void compare_variant(const kernel *k, const isa_variant *v)
 {
-    const isa_variant *ref = kernel_generic_variant(k);
     size_t batch = kernel_batch(k);
-    uint8_t *in_buf = malloc(MAX_LEN * batch + 16),
-            *out_buf = malloc((MAX_LEN + 80) * batch),
-            *want = malloc((MAX_LEN + 64) * batch);
-    kernel_args a;
+    uint8_t *in_buf = malloc(MAX_OUT * batch + 16),
+            *out_buf = malloc(MAX_OUT * batch + 16),
+            *want = malloc(MAX_OUT * batch);
+    kernel_args a, d;
     k->bench_args(k, &a);
+    d = a;
+    d.decrypt = 1;
     if (!CHECK(in_buf && out_buf && want, "out of memory"))
         goto done;
     for (size_t o = 0; o < sizeof offsets / sizeof offsets[0]; o++) {
         for (size_t len = k->min_len; len <= MAX_LEN; len++) {
-            size_t out_len = k->out_len(k, &a, len) * batch;
             uint8_t *in = in_buf + offsets[o][0];
-            int in_place = offsets[o][1] < 0;
-            /* In place only where output and input are the same size. */
-            if (in_place && out_len != len * batch)
-                continue;
-            uint8_t *out = in_place ? in : out_buf + offsets[o][1];
             for (size_t i = 0; i < len * batch; i++)
                 in[i] = (uint8_t)(i * 31 + len);
-            k->run(k, ref, &a, in, len, want);
-            k->run(k, v, &a, in, len, out);
-            if (!CHECK(memcmp(out, want, out_len) == 0,
-                       "len %zu in+%d out%+d", len, offsets[o][0],
-                       offsets[o][1]))
+            size_t sealed = compare_at(k, v, &a, in, len, want, offsets[o][1],
+                                       out_buf, "encrypt");
+            if (!sealed)
+                goto done;
+            if (!(k->options & KOPT_DECRYPT))
+                continue;
+            memcpy(in, want, sealed);
+            if (!compare_at(k, v, &d, in, sealed / batch, want, offsets[o][1],
+                            out_buf, "decrypt"))
                 goto done;
         }
     }
@@ -73,7 +100,8 @@ static int ymm_upper_dirty(void)
 /* A variant that leaves them dirty (a vector path that tail-calls
  * without vzeroupper) makes every later legacy-SSE instruction of its
  * caller pay a state transition: on the Xeon (family 6, model 207) that
- * made a short Poly1305 twelve times slower, and nothing else shows it. */
+ * made a 64-byte Poly1305 1.6 to 7 times slower, and nothing else shows
+ * it. */
 static void check_upper_clear(const kernel *k, const isa_variant *v)
 {
     static const size_t lens[] = { 0, 64, 509, 1100, 16389 };
@@ -148,8 +176,9 @@ int main(void)
         for (size_t j = 0; (v = kernel_variant_at(k, j)); j++) {
             if (v == ref)
                 continue;
-            CASE("%s@%s == %s@%s, lengths 0-%d, odd offsets, in place",
-                 k->name, v->isa, k->name, ref->isa, MAX_LEN);
+            CASE("%s@%s == %s@%s, lengths 0-%d, odd offsets, in place%s",
+                 k->name, v->isa, k->name, ref->isa, MAX_LEN,
+                 k->options & KOPT_DECRYPT ? ", both ways" : "");
             if (!kernel_variant_usable(k, v)) {
                 SKIP("%s not supported by this CPU", v->isa);
                 continue;

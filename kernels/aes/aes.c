@@ -1,7 +1,9 @@
 /* The AES implementation table, and the parts of every mode that are the
  * same for every ISA: ciphertext stealing (CBC-CS2, XTS), GCM's J0, AAD,
  * lengths block and tag, and partial last blocks. The ISA functions they
- * call only ever see whole blocks. */
+ * call only ever see whole blocks, and are not called for none: an x86
+ * function sets up its frame and vectors before it looks at the count,
+ * which was over half of an 8-byte CTR message's ticks on vaes-avx512. */
 #include "aes.h"
 
 #include <string.h>
@@ -50,11 +52,52 @@ void aes_ctr_xor(const aes_impl *impl, const aes_key *k, uint8_t *out,
     uint8_t ctr[16], ks[16];
     size_t full = len / 16, tail = len % 16;
     memcpy(ctr, iv, 16);
-    impl->ctr(k, ctr, out, in, full);
+    if (full)
+        impl->ctr(k, ctr, out, in, full);
     if (tail) {
         impl->encrypt(k, ks, ctr, 1);
         xor_bytes(out + 16 * full, in + 16 * full, ks, tail);
     }
+}
+
+/* Ciphertext stealing hands the ISA functions blocks it has just put
+ * together. Put together byte by byte, a block's 16-byte load cannot take
+ * its data from the narrower stores, and waits until they and every store
+ * before them, all of the message's output, have left the core: the
+ * stealing's two blocks, already a chain, then wait for the whole message.
+ * So a block is put together in a register and stored once (a 16-byte GCC
+ * vector; SSE2, which every x86-64 CPU has). With byte copies, a 509-byte
+ * XTS decryption on vaes-avx512 took 1.45 times these ticks. */
+typedef uint64_t u64x2 __attribute__((vector_size(16)));
+
+static u64x2 load_block(const uint8_t p[16])
+{
+    u64x2 v;
+    memcpy(&v, p, 16);
+    return v;
+}
+
+static void store_block(uint8_t p[16], u64x2 v)
+{
+    memcpy(p, &v, 16);
+}
+
+/* dst = its first d bytes (0 < d < 16), then the rest of rest's. */
+static void merge_block(uint8_t dst[16], const uint8_t rest[16], size_t d)
+{
+    uint64_t lo = d >= 8 ? ~0ull : (1ull << 8 * d) - 1,
+             hi = d > 8 ? (1ull << 8 * (d - 8)) - 1 : 0;
+    u64x2 mask = { lo, hi };
+    store_block(dst, (load_block(dst) & mask) | (load_block(rest) & ~mask));
+}
+
+/* out = t times x, as aes_xts_mulx does it in place. */
+static void xts_mulx_block(uint8_t out[16], const uint8_t t[16])
+{
+    u64x2 v = load_block(t);
+    uint64_t lo = v[0], hi = v[1];
+    u64x2 r = { lo << 1 ^ (0x87 & -(hi >> 63)), hi << 1 | lo >> 63 };
+    store_block(out, r);
 }
 
 /* CS2 (SP 800-38A addendum): with a partial last block P* of d bytes, the
@@ -83,7 +126,7 @@ void aes_cbc_cs2_encrypt(const aes_impl *impl, const aes_key *k, uint8_t *out,
 void aes_cbc_cs2_decrypt(const aes_impl *impl, const aes_key *k, uint8_t *out,
                          const uint8_t *in, size_t len, const uint8_t iv[16])
 {
-    uint8_t chain[16], cnext[16], cn[16], z[16];
+    uint8_t chain[16], cnext[16], cn[16] = { 0 }, z[16];
     size_t full = len / 16, d = len % 16;
     memcpy(chain, iv, 16);
     if (d == 0) {
@@ -92,9 +135,10 @@ void aes_cbc_cs2_decrypt(const aes_impl *impl, const aes_key *k, uint8_t *out,
     }
     memcpy(cnext, in + 16 * (full - 1), 16);
     memcpy(cn, in + 16 * full, d);
-    impl->cbc_decrypt(k, chain, out, in, full - 1);
+    if (full > 1)
+        impl->cbc_decrypt(k, chain, out, in, full - 1);
     impl->decrypt(k, z, cnext, 1);
-    memcpy(cn + d, z + d, 16 - d);
+    merge_block(cn, z, d);
     xor_bytes(out + 16 * full, z, cn, d);
     impl->cbc_decrypt(k, chain, out + 16 * (full - 1), cn, 1);
 }
@@ -122,7 +166,7 @@ void aes_xts_sector_tweak(uint8_t tweak[16], uint64_t sector)
 void aes_xts_encrypt(const aes_impl *impl, const aes_xts_key *xk, uint8_t *out,
                      const uint8_t *in, size_t len, const uint8_t tweak[16])
 {
-    uint8_t t[16], cc[16], pp[16];
+    uint8_t t[16], cc[16], pp[16] = { 0 };
     size_t full = len / 16, d = len % 16;
     impl->encrypt(&xk->tweak, t, tweak, 1);
     if (d == 0) {
@@ -132,7 +176,7 @@ void aes_xts_encrypt(const aes_impl *impl, const aes_xts_key *xk, uint8_t *out,
     memcpy(pp, in + 16 * full, d);
     impl->xts_encrypt(&xk->data, t, out, in, full);
     memcpy(cc, out + 16 * (full - 1), 16);
-    memcpy(pp + d, cc + d, 16 - d);
+    merge_block(pp, cc, d);
     impl->xts_encrypt(&xk->data, t, out + 16 * (full - 1), pp, 1);
     memcpy(out + 16 * full, cc, d);
 }
@@ -142,7 +186,7 @@ void aes_xts_encrypt(const aes_impl *impl, const aes_xts_key *xk, uint8_t *out,
 void aes_xts_decrypt(const aes_impl *impl, const aes_xts_key *xk, uint8_t *out,
                      const uint8_t *in, size_t len, const uint8_t tweak[16])
 {
-    uint8_t t[16], tm[16], cc[16], pp[16];
+    uint8_t t[16], tm[16], cc[16] = { 0 }, pp[16];
     size_t full = len / 16, d = len % 16;
     impl->encrypt(&xk->tweak, t, tweak, 1);
     if (d == 0) {
@@ -151,11 +195,11 @@ void aes_xts_decrypt(const aes_impl *impl, const aes_xts_key *xk, uint8_t *out,
     }
     memcpy(cc, in + 16 * full, d);
     memcpy(pp, in + 16 * (full - 1), 16);
-    impl->xts_decrypt(&xk->data, t, out, in, full - 1);
-    memcpy(tm, t, 16);
-    aes_xts_mulx(tm);
+    if (full > 1)
+        impl->xts_decrypt(&xk->data, t, out, in, full - 1);
+    xts_mulx_block(tm, t);
     impl->xts_decrypt(&xk->data, tm, pp, pp, 1);
-    memcpy(cc + d, pp + d, 16 - d);
+    merge_block(cc, pp, d);
     impl->xts_decrypt(&xk->data, t, out + 16 * (full - 1), cc, 1);
     memcpy(out + 16 * full, pp, d);
 }
@@ -183,7 +227,8 @@ static void ghash_padded(const aes_impl *impl, const ghash_key *g,
                          uint8_t y[16], const uint8_t *p, size_t len)
 {
     uint8_t last[16] = { 0 };
-    impl->ghash(g, y, p, len / 16);
+    if (len / 16)
+        impl->ghash(g, y, p, len / 16);
     if (len % 16) {
         memcpy(last, p + len / 16 * 16, len % 16);
         impl->ghash(g, y, last, 1);
@@ -230,8 +275,9 @@ static void gcm_crypt(const aes_impl *impl, const aes_gcm_key *gk,
     size_t full = len / 16, d = len % 16;
     memcpy(ctr, j0, 16);
     inc32(ctr);
-    (decrypt ? impl->gcm_decrypt : impl->gcm_encrypt)(&gk->aes, &gk->ghash,
-                                                      ctr, y, out, in, full);
+    if (full)
+        (decrypt ? impl->gcm_decrypt : impl->gcm_encrypt)(
+            &gk->aes, &gk->ghash, ctr, y, out, in, full);
     if (d) {
         if (decrypt)
             memcpy(last, in + 16 * full, d);

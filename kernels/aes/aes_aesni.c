@@ -21,16 +21,21 @@ typedef __m128i vec;
 #define V_ADD64(a, b) _mm_add_epi64(a, b)
 #define V_SLLI64(v, n) _mm_slli_epi64(v, n)
 #define V_SRLI64(v, n) _mm_srli_epi64(v, n)
-#define V_BSLLI8(v) _mm_slli_si128(v, 8)
-#define V_BSRLI8(v) _mm_srli_si128(v, 8)
+#define V_BSLLI(v, n) _mm_slli_si128(v, n)
+#define V_BSRLI(v, n) _mm_srli_si128(v, n)
 #define V_SWAP64(v) _mm_shuffle_epi32(v, 0x4e)
 #define V_BCAST(b) (b)
 #define V_ZEXT(b) (b)
 #define V_LANE0(v) (v)
 #define V_LAST_LANE(v) (v)
+/* Never called with one lane (see V_LOAD_PART). */
+#define V_LANE_AT(v, i) ((void)(i), (v))
 #define V_SHIFT_IN(b, v) ((void)(v), (b))
 #define V_FOLD(v) (v)
 #define V_LANE_QWORDS(k) _mm_set_epi64x(0, (k))
+/* Never called: with one block per vector there is no part of one. */
+#define V_LOAD_PART(p, m) ((void)(m), V_LOADU(p))
+#define V_STORE_PART(p, v, m) ((void)(m), V_STOREU(p, v))
 #define V_SET4(b0, b1, b2, b3) ((void)(b1), (void)(b2), (void)(b3), (b0))
 
 #include "aes_x86.h"

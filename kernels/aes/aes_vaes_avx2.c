@@ -21,19 +21,26 @@ typedef __m256i vec;
 #define V_ADD64(a, b) _mm256_add_epi64(a, b)
 #define V_SLLI64(v, n) _mm256_slli_epi64(v, n)
 #define V_SRLI64(v, n) _mm256_srli_epi64(v, n)
-#define V_BSLLI8(v) _mm256_bslli_epi128(v, 8)
-#define V_BSRLI8(v) _mm256_bsrli_epi128(v, 8)
+#define V_BSLLI(v, n) _mm256_bslli_epi128(v, n)
+#define V_BSRLI(v, n) _mm256_bsrli_epi128(v, n)
 #define V_SWAP64(v) _mm256_shuffle_epi32(v, 0x4e)
 #define V_BCAST(b) _mm256_broadcastsi128_si256(b)
 #define V_ZEXT(b) _mm256_zextsi128_si256(b)
 #define V_LANE0(v) _mm256_castsi256_si128(v)
 #define V_LAST_LANE(v) _mm256_extracti128_si256(v, 1)
+/* With two lanes, the only lane asked for is the last. */
+#define V_LANE_AT(v, i) ((void)(i), V_LAST_LANE(v))
 #define V_SHIFT_IN(b, v)                                                      \
     _mm256_inserti128_si256(_mm256_castsi128_si256(b),                        \
                             _mm256_castsi256_si128(v), 1)
 #define V_FOLD(v)                                                             \
     _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1))
 #define V_LANE_QWORDS(k) _mm256_set_epi64x(0, (k) + 1, 0, (k))
+/* With two lanes, a part is one block. */
+#define V_LOAD_PART(p, m)                                                     \
+    ((void)(m), _mm256_zextsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(p))))
+#define V_STORE_PART(p, v, m)                                                 \
+    ((void)(m), _mm_storeu_si128((__m128i *)(void *)(p), _mm256_castsi256_si128(v)))
 #define V_SET4(b0, b1, b2, b3) ((void)(b2), (void)(b3), _mm256_set_m128i(b1, b0))
 
 #include "aes_x86.h"

@@ -7,12 +7,13 @@
 #include "chacha_kernels.h"
 
 const chacha_impl chacha_impls[] = {
-    { { "avx512", CPU_AVX512 }, chacha_stream_xor_avx512, hchacha_generic },
-    { { "avx2", CPU_AVX2 }, chacha_stream_xor_avx2, hchacha_generic },
-    { { "ssse3", CPU_SSSE3 }, chacha_stream_xor_ssse3, hchacha_generic },
-    { { "sse2", CPU_SSE2 }, chacha_stream_xor_sse2, hchacha_generic },
-    { { "generic", 0 }, chacha_stream_xor_generic, hchacha_generic },
-    { { NULL, 0 }, NULL, NULL },
+    { { "avx512", CPU_AVX512 }, chacha_stream_xor_avx512, hchacha_generic,
+      chacha_stream_xor2_avx512 },
+    { { "avx2", CPU_AVX2 }, chacha_stream_xor_avx2, hchacha_generic, NULL },
+    { { "ssse3", CPU_SSSE3 }, chacha_stream_xor_ssse3, hchacha_generic, NULL },
+    { { "sse2", CPU_SSE2 }, chacha_stream_xor_sse2, hchacha_generic, NULL },
+    { { "generic", 0 }, chacha_stream_xor_generic, hchacha_generic, NULL },
+    { { NULL, 0 }, NULL, NULL, NULL },
 };
 
 static void store64_le(uint8_t p[8], uint64_t v)
@@ -21,14 +22,46 @@ static void store64_le(uint8_t p[8], uint64_t v)
         p[i] = (uint8_t)(v >> (8 * i));
 }
 
+static void djb_row3(uint8_t row3[16], const uint8_t nonce[8],
+                     uint64_t counter)
+{
+    store64_le(row3, counter);
+    memcpy(row3 + 8, nonce, 8);
+}
+
 void chacha_djb_xor(const chacha_impl *impl, uint8_t *out, const uint8_t *in,
                     size_t len, const uint8_t key[32], const uint8_t nonce[8],
                     uint64_t counter, unsigned rounds)
 {
     uint8_t row3[16];
-    store64_le(row3, counter);
-    memcpy(row3 + 8, nonce, 8);
+    djb_row3(row3, nonce, counter);
     impl->stream_xor(out, in, len, key, row3, rounds);
+}
+
+void chacha_stream_xor2(const chacha_impl *impl, uint8_t *const out[2],
+                        const uint8_t *const in[2], size_t len,
+                        const uint8_t *const key[2],
+                        const uint8_t *const row3[2], unsigned rounds)
+{
+    if (impl->stream_xor2) {
+        impl->stream_xor2(out, in, len, key, row3, rounds);
+        return;
+    }
+    for (int j = 0; j < 2; j++)
+        impl->stream_xor(out[j], in[j], len, key[j], row3[j], rounds);
+}
+
+void chacha_djb_xor2(const chacha_impl *impl, uint8_t *const out[2],
+                     const uint8_t *const in[2], size_t len,
+                     const uint8_t *const key[2],
+                     const uint8_t *const nonce[2], uint64_t counter,
+                     unsigned rounds)
+{
+    uint8_t row3[2][16];
+    const uint8_t *r[2] = { row3[0], row3[1] };
+    for (int j = 0; j < 2; j++)
+        djb_row3(row3[j], nonce[j], counter);
+    chacha_stream_xor2(impl, out, in, len, key, r, rounds);
 }
 
 void chacha_ietf_xor(const chacha_impl *impl, uint8_t *out, const uint8_t *in,

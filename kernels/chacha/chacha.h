@@ -37,10 +37,22 @@ typedef void hchacha_fn(uint8_t out[CHACHA_KEY_BYTES],
                         const uint8_t key[CHACHA_KEY_BYTES],
                         const uint8_t in[16], unsigned rounds);
 
+/* Two streams of one length at once, each under its own key and row 3:
+ * out[j] = in[j] ^ keystream(key[j], row3[j]) (LIONESS's cells, two at a
+ * time). out[j] may equal in[j]. */
+typedef void chacha_stream_xor2_fn(uint8_t *const out[2],
+                                   const uint8_t *const in[2], size_t len,
+                                   const uint8_t *const key[2],
+                                   const uint8_t *const row3[2],
+                                   unsigned rounds);
+
 typedef struct chacha_impl {
     isa_variant v;
     chacha_stream_xor_fn *stream_xor;
     hchacha_fn *hchacha;
+    /* NULL where the ISA has no two-stream form: chacha_stream_xor2 then
+     * runs the streams one after the other with stream_xor. */
+    chacha_stream_xor2_fn *stream_xor2;
 } chacha_impl;
 
 /* Best first, generic last, ended by a row with v.isa == NULL. */
@@ -49,12 +61,25 @@ extern const chacha_impl chacha_impls[];
 chacha_stream_xor_fn chacha_stream_xor_generic, chacha_stream_xor_sse2,
     chacha_stream_xor_ssse3, chacha_stream_xor_avx2, chacha_stream_xor_avx512;
 hchacha_fn hchacha_generic;
+chacha_stream_xor2_fn chacha_stream_xor2_avx512;
 
 /* Layouts on top of an implementation. Arguments are checked by callers
  * (the CLI, the tests); these only lay out row 3 and call the kernel. */
 void chacha_djb_xor(const chacha_impl *impl, uint8_t *out, const uint8_t *in,
                     size_t len, const uint8_t key[32], const uint8_t nonce[8],
                     uint64_t counter, unsigned rounds);
+
+/* Two streams through impl's stream_xor2, or one by one without it. */
+void chacha_stream_xor2(const chacha_impl *impl, uint8_t *const out[2],
+                        const uint8_t *const in[2], size_t len,
+                        const uint8_t *const key[2],
+                        const uint8_t *const row3[2], unsigned rounds);
+/* Two DJB streams from one counter, each with its key and nonce. */
+void chacha_djb_xor2(const chacha_impl *impl, uint8_t *const out[2],
+                     const uint8_t *const in[2], size_t len,
+                     const uint8_t *const key[2],
+                     const uint8_t *const nonce[2], uint64_t counter,
+                     unsigned rounds);
 
 /* The 32-bit counter must not wrap within the message:
  * counter + ceil(len / 64) <= 2^32 (chacha_ietf_fits checks it). */

@@ -30,8 +30,11 @@ static void sodium_aes256gcm_prepare(const kernel *k, const isa_variant *v,
     (void)v;
     crypto_aead_aes256gcm_state *st =
         aligned_alloc(16, sizeof(crypto_aead_aes256gcm_state));
-    if (st)
+    if (st) {
         crypto_aead_aes256gcm_beforenm(st, a->key);
+        /* Round keys and H, nothing public. */
+        kernel_add_secret(a, st, sizeof *st);
+    }
     a->prepared = st;
 }
 

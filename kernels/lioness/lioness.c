@@ -58,16 +58,26 @@ void lioness_setup(lioness_key *k, const lioness_impl *impl,
     keyed_hash_state(&k->hash_state[1], k->hash, key + 144);
 }
 
+/* S's key material, L ^ K1 in pass 0 and L ^ K3 in pass 1: its first 8
+ * bytes are the ChaCha nonce, the other 32 the key. */
+#define STREAM_NONCE(t) (t)
+#define STREAM_KEY(t) ((t) + 8)
+static void stream_input(const lioness_key *k, const uint8_t *block,
+                         unsigned pass, uint8_t t[LIONESS_L_BYTES])
+{
+    for (size_t i = 0; i < LIONESS_L_BYTES; i++)
+        t[i] = block[i] ^ k->stream_key[pass][i];
+}
+
 /* R ^= S(L ^ K1) in pass 0, S(L ^ K3) in pass 1. */
 static void stream_round(const lioness_key *k, uint8_t *block, size_t len,
                          unsigned pass)
 {
     uint8_t t[LIONESS_L_BYTES];
-    for (size_t i = 0; i < LIONESS_L_BYTES; i++)
-        t[i] = block[i] ^ k->stream_key[pass][i];
+    stream_input(k, block, pass, t);
     chacha_djb_xor(k->chacha, block + LIONESS_L_BYTES,
-                   block + LIONESS_L_BYTES, len - LIONESS_L_BYTES, t + 8, t, 0,
-                   k->rounds);
+                   block + LIONESS_L_BYTES, len - LIONESS_L_BYTES,
+                   STREAM_KEY(t), STREAM_NONCE(t), 0, k->rounds);
 }
 
 static void xor_into_l(uint8_t *block, const uint8_t h[LIONESS_L_BYTES])
@@ -139,16 +149,34 @@ void lioness_decrypt(const lioness_key *k, uint8_t *out, const uint8_t *in,
     stream_round(k, out, len, 0);
 }
 
-/* Four cells. ChaCha already fills its vector lanes with one cell's eight
- * keystream blocks, so the S passes stay per cell; the H passes go four
+/* Four cells. The S passes go two cells at a time through ChaCha's
+ * two-stream form (where the row has one: sixteen lanes hold two cells'
+ * eight keystream blocks; elsewhere one cell already fills the lanes, and
+ * chacha_djb_xor2 runs the two one after the other); the H passes go four
  * cells at a time. */
+
+static void stream_round_x2(const lioness_key *const k[2],
+                            uint8_t *const cell[2], size_t len, unsigned pass)
+{
+    uint8_t t[2][LIONESS_L_BYTES];
+    uint8_t *r[2];
+    const uint8_t *key[2], *nonce[2];
+    for (unsigned j = 0; j < 2; j++) {
+        stream_input(k[j], cell[j], pass, t[j]);
+        r[j] = cell[j] + LIONESS_L_BYTES;
+        key[j] = STREAM_KEY(t[j]);
+        nonce[j] = STREAM_NONCE(t[j]);
+    }
+    chacha_djb_xor2(k[0]->chacha, r, (const uint8_t *const *)r,
+                    len - LIONESS_L_BYTES, key, nonce, 0, k[0]->rounds);
+}
 
 static void stream_round_x4(const lioness_key *const k[LIONESS_X4],
                             uint8_t *const cell[LIONESS_X4], size_t len,
                             unsigned pass)
 {
-    for (unsigned j = 0; j < LIONESS_X4; j++)
-        stream_round(k[j], cell[j], len, pass);
+    for (unsigned j = 0; j < LIONESS_X4; j += 2)
+        stream_round_x2(k + j, cell + j, len, pass);
 }
 
 static void hash_round_x4(const lioness_key *const k[LIONESS_X4],
@@ -229,8 +257,18 @@ static void lioness_prepare(const kernel *k, const isa_variant *v,
                             kernel_args *a)
 {
     lioness_key *lk = malloc(sizeof *lk);
-    if (lk)
+    if (lk) {
         lioness_setup_from_args(k, v, a, lk);
+        kernel_add_secret(a, lk->stream_key, sizeof lk->stream_key);
+        /* Each keyed state's chaining value and buffered key block; its
+         * counters and lengths are public. */
+        for (size_t i = 0; i < LIONESS_PASSES; i++) {
+            kernel_add_secret(a, lk->hash_state[i].h,
+                              sizeof lk->hash_state[i].h);
+            kernel_add_secret(a, lk->hash_state[i].buf,
+                              sizeof lk->hash_state[i].buf);
+        }
+    }
     a->prepared = lk;
 }
 

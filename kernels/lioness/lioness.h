@@ -81,7 +81,9 @@ void lioness_encrypt_staged(const lioness_key *k, uint8_t *out,
  * k[j] (all four set up from one row with one round count). The four H
  * passes of each step run together in the lanes of blake2b_x4, which is
  * where a relay with several cells to hand gains: one cell's BLAKE2b blocks
- * are a chain of dependent steps, four cells' are independent. ticks, when
+ * are a chain of dependent steps, four cells' are independent. The S
+ * passes run two cells at a time through chacha_djb_xor2 (on avx512 both
+ * cells' keystream blocks in one zmm pass). ticks, when
  * not NULL, gets each stage's TSC ticks added, as in the staged call above
  * (no copy stage: the cells are already in place). */
 #define LIONESS_X4 4

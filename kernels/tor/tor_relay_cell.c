@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "../aes/aes.h"
+#include "../aes/aes_kernels.h"
 #include "tor_kernels.h"
 
 #define RELAY_HEADER_BYTES 11
@@ -117,8 +118,11 @@ static void tor_prepare(const kernel *k, const isa_variant *v, kernel_args *a)
     /* aes_key wants 64-byte alignment, which malloc does not promise. */
     size_t size = (sizeof(relay_crypto) + 63) / 64 * 64;
     relay_crypto *rc = aligned_alloc(64, size);
-    if (rc)
+    if (rc) {
         must_init(relay_crypto_init(rc, v, a));
+        /* The running digest is seeded with a constant here, not a key. */
+        aes_add_secret_key(a, &rc->aes);
+    }
     a->prepared = rc;
 }
 
