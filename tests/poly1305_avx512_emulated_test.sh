@@ -11,6 +11,8 @@ cflags="-std=c11 -O2 -Wall -Wextra -Werror -Wno-psabi -D_GNU_SOURCE"
 if gcc $cflags -c kernels/poly1305/poly1305.c -o "$tmp/poly1305.o" &&
    gcc $cflags -c kernels/poly1305/poly1305_generic.c -o "$tmp/generic.o" &&
    gcc $cflags -mavx2 -c kernels/poly1305/poly1305_avx2.c -o "$tmp/avx2.o" &&
+   gcc $cflags -mavx512f -mavx512vl -mavx512bw -mavx512ifma \
+       -c kernels/poly1305/poly1305_avx512ifma.c -o "$tmp/avx512ifma.o" &&
    gcc $cflags -Itests/emulated -c kernels/poly1305/poly1305_avx512.c -o "$tmp/avx512.o" &&
    gcc $cflags tests/emulated/poly1305_avx512_check.c "$tmp"/*.o -o "$tmp/check"; then
     "$tmp/check"

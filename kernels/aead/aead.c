@@ -8,9 +8,13 @@
 
 #include "aead_kernels.h"
 
-/* Each row pairs the two primitives at one ISA level. */
+/* Each row pairs the two primitives at one ISA level; avx512ifma, which
+ * ChaCha has no use for, pairs ChaCha avx512 with Poly1305 avx512ifma. The
+ * rows need what their Poly1305 row needs (avx2 code for short calls). */
 const aead_impl aead_impls[] = {
-    { { "avx512", CPU_AVX512 }, "avx512", "avx512" },
+    { { "avx512ifma", CPU_AVX512 | CPU_AVX512IFMA | CPU_AVX2 }, "avx512",
+      "avx512ifma" },
+    { { "avx512", CPU_AVX512 | CPU_AVX2 }, "avx512", "avx512" },
     { { "avx2", CPU_AVX2 }, "avx2", "avx2" },
     { { "generic", 0 }, "generic", "generic" },
     { { NULL, 0 }, NULL, NULL },
@@ -57,18 +61,34 @@ static void mac_padded(const poly1305_impl *p, poly1305_state *st,
     }
 }
 
-/* The Poly1305 key is the first half of keystream block 0; the MAC then
- * covers the AAD, padded. */
-static void mac_start(const aead_pair *impl, poly1305_state *st,
-                      const uint8_t *aad, size_t aad_len, const uint8_t *key,
-                      const uint8_t *nonce)
+/* Keystream block 0 gives the Poly1305 key and blocks 1 on encrypt. A
+ * vector ChaCha takes as long for one block as for the several it computes
+ * side by side (a chain of twenty dependent rounds), so a message of up to
+ * HEAD_BYTES gets its keystream from the same call as the key. */
+#define HEAD_BYTES (1024 - CHACHA_BLOCK_BYTES)
+
+/* Poly1305 keyed, the padded AAD MACed, and ks = keystream blocks 0 on:
+ * len bytes of it after the key block when len <= HEAD_BYTES (returns
+ * len), else the key block alone (returns 0). */
+static size_t mac_start(const aead_pair *impl, poly1305_state *st,
+                        const uint8_t *aad, size_t aad_len, const uint8_t *key,
+                        const uint8_t *nonce, size_t len,
+                        uint8_t ks[CHACHA_BLOCK_BYTES + HEAD_BYTES])
 {
-    static const uint8_t zeros[POLY1305_KEY_BYTES];
-    uint8_t mac_key[POLY1305_KEY_BYTES];
-    chacha_ietf_xor(impl->chacha, mac_key, zeros, sizeof mac_key, key, nonce,
-                    0, 20);
-    poly1305_init(st, mac_key);
+    static const uint8_t zeros[CHACHA_BLOCK_BYTES + HEAD_BYTES];
+    size_t head = len <= HEAD_BYTES ? len : 0;
+    chacha_ietf_xor(impl->chacha, ks, zeros, CHACHA_BLOCK_BYTES + head, key,
+                    nonce, 0, 20);
+    poly1305_init(st, ks);
     mac_padded(impl->poly1305, st, aad, aad_len);
+    return head;
+}
+
+static void xor_bytes(uint8_t *out, const uint8_t *in, const uint8_t *ks,
+                      size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        out[i] = in[i] ^ ks[i];
 }
 
 static void mac_finish(const aead_pair *impl, poly1305_state *st,
@@ -88,14 +108,20 @@ void chacha20_poly1305_seal(const aead_pair *impl, uint8_t *out,
                             const uint8_t nonce[AEAD_NONCE_BYTES])
 {
     poly1305_state st;
-    mac_start(impl, &st, aad, aad_len, key, nonce);
-    for (size_t done = 0, n; done < len; done += n) {
+    uint8_t ks[CHACHA_BLOCK_BYTES + HEAD_BYTES];
+    size_t head = mac_start(impl, &st, aad, aad_len, key, nonce, len, ks);
+    if (head == len) {
+        xor_bytes(out, in, ks + CHACHA_BLOCK_BYTES, len);
+        mac_padded(impl->poly1305, &st, out, len);
+    }
+    for (size_t done = head, n; done < len; done += n) {
         n = len - done < CHUNK_BYTES ? len - done : CHUNK_BYTES;
         chacha_ietf_xor(impl->chacha, out + done, in + done, n, key, nonce,
                         (uint32_t)(1 + done / CHACHA_BLOCK_BYTES), 20);
         mac_padded(impl->poly1305, &st, out + done, n);
     }
     mac_finish(impl, &st, aad_len, len, out + len);
+    explicit_bzero(ks, CHACHA_BLOCK_BYTES + head);
 }
 
 /* No early exit: the time taken does not depend on where tags differ. */
@@ -114,14 +140,18 @@ int chacha20_poly1305_open(const aead_pair *impl, uint8_t *out,
                            const uint8_t nonce[AEAD_NONCE_BYTES])
 {
     poly1305_state st;
-    uint8_t tag[AEAD_TAG_BYTES];
-    mac_start(impl, &st, aad, aad_len, key, nonce);
+    uint8_t tag[AEAD_TAG_BYTES], ks[CHACHA_BLOCK_BYTES + HEAD_BYTES];
+    size_t head = mac_start(impl, &st, aad, aad_len, key, nonce, len, ks);
+    int ok;
     mac_padded(impl->poly1305, &st, in, len);
     mac_finish(impl, &st, aad_len, len, tag);
-    if (!tags_equal(tag, in + len))
-        return -1;
-    chacha_ietf_xor(impl->chacha, out, in, len, key, nonce, 1, 20);
-    return 0;
+    ok = tags_equal(tag, in + len);
+    if (ok && head == len)
+        xor_bytes(out, in, ks + CHACHA_BLOCK_BYTES, len);
+    else if (ok)
+        chacha_ietf_xor(impl->chacha, out, in, len, key, nonce, 1, 20);
+    explicit_bzero(ks, CHACHA_BLOCK_BYTES + head);
+    return ok ? 0 : -1;
 }
 
 static void xchacha_subkey(const aead_pair *impl,

@@ -1,9 +1,28 @@
 /* BLAKE2b for AVX-512: the avx2 kernel (blake2b_ymm.h, the same source)
- * with AVX-512VL's vprorq for every rotation: one single-cycle instruction
- * each, where AVX2 spends two cycles on ror63 (three instructions) and on
- * the pshufb of ror24 and ror16 (on AMD). Rotations, adds and xors are all
- * of G's critical path. Rows stay in ymm registers: a row is four words,
- * and zmm would only add lane crossing. */
+ * with AVX-512VL's vprorq for the rotations by 24, 16 and 63. Rows stay in
+ * ymm registers: a row is four words, and zmm would only add lane crossing.
+ *
+ * One chain (blake2b_compress_avx512) is latency-bound: each of G's eight
+ * steps waits for the one before, so what counts is the latency of an add,
+ * an xor and a rotate, not how many instructions there are. vprorq pays
+ * only where it is faster than avx2's rotation of the same amount:
+ *  - Intel (Xeon, family 6 model 207): vprorq takes 1 cycle, avx2's ror63
+ *    (shift and add in parallel, then xor) 2, so a column or diagonal step
+ *    takes 12 cycles against 13: measured 10% faster than avx2 at every
+ *    size (2.05 against 2.27 TSC ticks/byte at 16 KiB).
+ *  - Zen 4 (the host of issue 15, where this kernel ran 4% slower than
+ *    avx2): LLVM 19's znver4 model (llvm-mca-19 -mcpu=znver4) gives
+ *    vprorq/vprolq on ymm a latency of 2, as much as avx2's ror63 and its
+ *    pshufb for ror24 and ror16, so those gain nothing; and ror32, which
+ *    GCC compiles from _mm256_ror_epi64 to vprolq, took 2 cycles where
+ *    avx2's vpshufd takes 1: 16 cycles a step against 15. So ror32 stays
+ *    vpshufd here, 1 cycle everywhere, and on that model the two kernels'
+ *    steps are equal.
+ * Four chains (blake2b_compress_x4_avx512, blake2b_x4_ymm.h) are bound by
+ * instruction throughput instead, and there one instruction per rotation
+ * against avx2's three for ror63 pays on both: 0.87 against 1.04 TSC
+ * ticks/byte at 16 KiB here, and 457 against 675 cycles per four blocks in
+ * llvm-mca-19's znver4 model. */
 #include <immintrin.h>
 
 #include "blake2b.h"
@@ -13,7 +32,7 @@
 
 BLAKE2B_INLINE __m256i blake2b_ror32_avx512(__m256i x)
 {
-    return _mm256_ror_epi64(x, 32);
+    return _mm256_shuffle_epi32(x, _MM_SHUFFLE(2, 3, 0, 1));
 }
 
 BLAKE2B_INLINE __m256i blake2b_ror24_avx512(__m256i x)

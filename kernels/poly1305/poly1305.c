@@ -8,7 +8,11 @@
 #include "poly1305_scalar.h"
 
 const poly1305_impl poly1305_impls[] = {
-    { { "avx512", CPU_AVX512 }, poly1305_blocks_avx512 },
+    /* avx512ifma and avx512 hand mid-length calls to the avx2 row's
+     * function. */
+    { { "avx512ifma", CPU_AVX512 | CPU_AVX512IFMA | CPU_AVX2 },
+      poly1305_blocks_avx512ifma },
+    { { "avx512", CPU_AVX512 | CPU_AVX2 }, poly1305_blocks_avx512 },
     { { "avx2", CPU_AVX2 }, poly1305_blocks_avx2 },
     { { "generic", 0 }, poly1305_blocks_generic },
     { { NULL, 0 }, NULL },
@@ -21,7 +25,7 @@ void poly1305_init(poly1305_state *st, const uint8_t key[POLY1305_KEY_BYTES])
     st->r[1] = poly1305_load64(key + 8) & 0x0ffffffc0ffffffcull;
     st->s[0] = poly1305_load64(key + 16);
     st->s[1] = poly1305_load64(key + 24);
-    st->powers_ready = 0;
+    st->powers_layout = 0;
 }
 
 void poly1305_finish(poly1305_state *st, uint8_t tag[POLY1305_TAG_BYTES])

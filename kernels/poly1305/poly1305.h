@@ -5,7 +5,7 @@
  * ChaCha20-Poly1305 AEAD can MAC its ciphertext chunk by chunk. The vector
  * variants convert to 26-bit limbs on entry to their wide loop and back on
  * exit; a call with only a few blocks stays scalar, inside the same ISA's
- * object. */
+ * object (and avx512 hands mid-length calls to the avx2 loop). */
 #ifndef CYCLEBENCH_POLY1305_H
 #define CYCLEBENCH_POLY1305_H
 
@@ -20,17 +20,25 @@
 #define POLY1305_BLOCK_BYTES 16
 /* Widest vector path: eight blocks, one per 64-bit lane of a zmm. */
 #define POLY1305_MAX_LANES 8
+/* Calls shorter than this stay scalar in every vector variant: the vector
+ * set-up (the powers of r, once per key, and converting to and from vector
+ * limbs) costs about as much as six scalar blocks. On the Xeon (family 6,
+ * model 207) the four-lane avx2 loop lost to scalar blocks at 352 bytes
+ * (0.809 against 0.800 TSC ticks/byte) and 256 (0.865 against 0.805), and
+ * won from 384 (0.716 against 0.799) at every 32-byte step to 544. */
+#define POLY1305_SCALAR_BELOW 384
 
 typedef struct poly1305_state {
     uint64_t h[3]; /* accumulator: h[0] + h[1] 2^64 + h[2] 2^128, h[2] <= 4 */
     uint64_t r[2]; /* clamped r */
     uint64_t s[2]; /* the key's second half, added at the end */
-    /* The vector paths' powers of r in 26-bit limbs, filled in the layout
-     * of the ISA that first needs them (a state is used by one ISA from
-     * init to finish). Row i is one vector of per-lane values: rows 0-8
-     * the multiplier of the wide loop (r^lanes, limbs 0-4 then 5 * limbs
-     * 1-4), rows 9-17 the per-lane powers the last blocks take. */
-    int powers_ready;
+    /* The vector paths' powers of r, in the layout of the path that last
+     * needed them: powers_layout is its lane count times its limb width
+     * in bits (4 * 26, 8 * 26, 8 * 44), 0 before any; a variant that hands
+     * some calls to another's loop can meet two layouts in one state. Row
+     * i is one vector of per-lane values; poly1305_vector.h and
+     * poly1305_avx512ifma.c say which rows hold what. */
+    int powers_layout;
     alignas(64) uint64_t powers[18][POLY1305_MAX_LANES];
 } poly1305_state;
 
@@ -49,7 +57,7 @@ typedef struct poly1305_impl {
 extern const poly1305_impl poly1305_impls[];
 
 poly1305_blocks_fn poly1305_blocks_generic, poly1305_blocks_avx2,
-    poly1305_blocks_avx512;
+    poly1305_blocks_avx512, poly1305_blocks_avx512ifma;
 
 /* Setup and finish are the same for every ISA: they touch the scalar
  * accumulator only. */

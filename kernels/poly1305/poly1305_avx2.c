@@ -21,6 +21,7 @@
 #define V_UNPACKHI _mm256_unpackhi_epi64
 #define V_LANE0(x) _mm256_set_epi64x(0, 0, 0, (long long)(x))
 #define V_HSUM hsum_avx2
+#define V_ZEROUPPER _mm256_zeroupper
 
 POLY1305_INLINE uint64_t hsum_avx2(__m256i v)
 {

@@ -128,18 +128,45 @@ POLY1305_INLINE void poly1305_from_limbs(uint64_t d[5], uint64_t h[3])
     h[2] = (d[4] >> 24) + (sum < top);
 }
 
-/* limbs[i] = r^(i+1) mod p in 26-bit limbs, for i < n. Each power is fully
- * reduced so that every limb, and 5 times it, stays in 32 bits. */
-POLY1305_INLINE void poly1305_powers(const poly1305_state *st, int n,
-                                     uint64_t limbs[][5])
+/* The vector paths load a group of 2k blocks as two vectors of k blocks
+ * and interleave their 64-bit halves: lane 2i holds block i of the group,
+ * lane 2i + 1 block i + k. */
+POLY1305_INLINE int poly1305_block_of_lane(int lane, int lanes)
+{
+    return lane / 2 + (lane % 2) * (lanes / 2);
+}
+
+POLY1305_INLINE int poly1305_lane_of_block(int block, int lanes)
+{
+    int half = lanes / 2;
+    return block < half ? 2 * block : 2 * (block - half) + 1;
+}
+
+/* The powers of r a vector path multiplies by, as rows of st->powers
+ * (one value per lane), each fully reduced and split into nlimbs limbs by
+ * to_limbs: from loop_row, r^lanes in every lane; from last_row, in lane j
+ * the power r^(lanes - b) that block b = poly1305_block_of_lane(j) of the
+ * last group still owes. */
+POLY1305_INLINE void poly1305_power_rows(poly1305_state *st, int lanes,
+                                         int nlimbs,
+                                         void (*to_limbs)(const uint64_t[3],
+                                                          uint64_t *),
+                                         int loop_row, int last_row)
 {
     uint64_t p[3] = { st->r[0], st->r[1], 0 };
-    for (int i = 0; i < n; i++) {
-        if (i > 0)
-            poly1305_mul_r(&p[0], &p[1], &p[2], st->r[0], st->r[1]);
-        uint64_t frozen[3] = { p[0], p[1], p[2] };
+    for (int k = 1; k <= lanes; k++) {
+        uint64_t frozen[3] = { p[0], p[1], p[2] }, limbs[5];
+        int lane = poly1305_lane_of_block(lanes - k, lanes);
         poly1305_freeze(frozen);
-        poly1305_to_limbs(frozen, limbs[i]);
+        to_limbs(frozen, limbs);
+        for (int i = 0; i < nlimbs; i++)
+            st->powers[last_row + i][lane] = limbs[i];
+        if (k < lanes)
+            poly1305_mul_r(&p[0], &p[1], &p[2], st->r[0], st->r[1]);
+        else
+            for (int i = 0; i < nlimbs; i++)
+                for (int j = 0; j < lanes; j++)
+                    st->powers[loop_row + i][j] = limbs[i];
     }
 }
 

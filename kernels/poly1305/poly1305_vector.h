@@ -1,13 +1,16 @@
 /* The wide Poly1305 loop, written once for every vector width: the avx2
  * file includes it with 4 lanes of ymm, the avx512 file with 8 of zmm, so
- * the avx512 code is, but for the avx2 file's assembly multiply, the code
- * the tests run here, one width up (and tests/poly1305_avx512_emulated_
- * test.sh runs the avx512 file itself on plain-C intrinsics).
+ * the avx512 code is, but for the avx2 file's assembly multiply, the avx2
+ * code one width up (and tests/poly1305_avx512_emulated_test.sh runs the
+ * avx512 file on plain-C intrinsics where the CPU lacks AVX-512).
  *
  * The includer defines POLY1305_ISA (the suffix of the functions this
- * defines: poly1305_blocks_<isa> and its two paths), VEC, LANES and the V_*
+ * defines: poly1305_blocks_<isa> and its paths), VEC, LANES, the V_*
  * operations on 64-bit lanes (V_MUL multiplies the low 32 bits of each
- * lane, as vpmuludq does), and may define VECTOR_MUL_LOOP.
+ * lane, as vpmuludq does; V_ZEROUPPER is vzeroupper), and may define
+ * VECTOR_MUL_LOOP, and VECTOR_NARROW_BLOCKS with VECTOR_NARROW_BELOW: a
+ * narrower width's blocks function that takes every call shorter than
+ * that, scalar ones included.
  *
  * Lane j accumulates blocks j, j + LANES, j + 2 LANES, ... in five 26-bit
  * limbs: h = (h + m) r^LANES per group of LANES blocks, and the last group
@@ -22,41 +25,32 @@
 
 #define POLY1305_GROUP_BYTES (POLY1305_BLOCK_BYTES * LANES)
 
-/* Rows of st->powers: the loop's multiplier, then the last group's. */
+/* Rows of st->powers: the loop's multiplier (r^LANES, limbs 0-4 then 5
+ * times limbs 1-4), then the same for the last group's per-lane powers. */
 #define POLY1305_ROWS_LOOP 0
 #define POLY1305_ROWS_LAST 9
+/* What st->powers_layout says when this path filled them. */
+#define VECTOR_LAYOUT (LANES * 26)
 
-/* The lane a block lands in follows from how vector_load interleaves the
- * two loads: lane 2i holds block i of the group, lane 2i + 1 block
- * i + LANES / 2. */
-POLY1305_INLINE int vector_block_of_lane(int lane)
-{
-    return lane / 2 + (lane % 2) * (LANES / 2);
-}
-
-/* Once per key: r^LANES in every lane for the loop, and in lane j the
- * power r^(LANES - b) that block b of the last group (the block in lane j)
- * still owes. */
+/* Once per key: the rows of poly1305_power_rows, and 5 times limbs 1-4 of
+ * each (2^130 is 5 mod p). The powers are fully reduced, so that every
+ * limb, and 5 times it, stays in 32 bits. */
 POLY1305_INLINE void vector_powers(poly1305_state *st)
 {
-    uint64_t limbs[LANES][5];
-    poly1305_powers(st, LANES, limbs);
-    for (int lane = 0; lane < LANES; lane++) {
-        const uint64_t *loop = limbs[LANES - 1];
-        const uint64_t *last = limbs[LANES - 1 - vector_block_of_lane(lane)];
-        for (int i = 0; i < 5; i++) {
-            st->powers[POLY1305_ROWS_LOOP + i][lane] = loop[i];
-            st->powers[POLY1305_ROWS_LAST + i][lane] = last[i];
-        }
+    poly1305_power_rows(st, LANES, 5, poly1305_to_limbs, POLY1305_ROWS_LOOP,
+                        POLY1305_ROWS_LAST);
+    for (int lane = 0; lane < LANES; lane++)
         for (int i = 1; i < 5; i++) {
-            st->powers[POLY1305_ROWS_LOOP + 4 + i][lane] = 5 * loop[i];
-            st->powers[POLY1305_ROWS_LAST + 4 + i][lane] = 5 * last[i];
+            st->powers[POLY1305_ROWS_LOOP + 4 + i][lane] =
+                5 * st->powers[POLY1305_ROWS_LOOP + i][lane];
+            st->powers[POLY1305_ROWS_LAST + 4 + i][lane] =
+                5 * st->powers[POLY1305_ROWS_LAST + i][lane];
         }
-    }
-    st->powers_ready = 1;
+    st->powers_layout = VECTOR_LAYOUT;
 }
 
-/* One group of blocks as limbs: lane j gets block vector_block_of_lane(j). */
+/* One group of blocks as limbs, lane j getting block
+ * poly1305_block_of_lane(j, LANES). */
 POLY1305_INLINE void vector_load(const uint8_t *in, VEC m[5], VEC hibit,
                                  VEC mask)
 {
@@ -121,7 +115,7 @@ POLY1305_INLINE void vector_blocks(poly1305_state *st, const uint8_t *in,
     const VEC hibit = V_SET1(padbit << 24);
     uint64_t acc[5];
     VEC h[5], m[5];
-    if (!st->powers_ready)
+    if (st->powers_layout != VECTOR_LAYOUT)
         vector_powers(st);
     /* The running h joins the first block, in lane 0. */
     poly1305_to_limbs(st->h, acc);
@@ -148,15 +142,6 @@ POLY1305_INLINE void vector_blocks(poly1305_state *st, const uint8_t *in,
     poly1305_from_limbs(acc, st->h);
 }
 
-/* The bytes of a call the vector loop takes: below two groups the set-up
- * and the last group's multiply cost more than scalar blocks do, and the
- * loop's remainder (fewer than LANES blocks) goes scalar too. */
-POLY1305_INLINE size_t vector_part(size_t len)
-{
-    return len >= 2 * POLY1305_GROUP_BYTES ? len - len % POLY1305_GROUP_BYTES
-                                           : 0;
-}
-
 #define POLY1305_PASTE2(a, b) a##_##b
 #define POLY1305_PASTE(a, b) POLY1305_PASTE2(a, b)
 #define POLY1305_ISA_NAME(name) POLY1305_PASTE(name, POLY1305_ISA)
@@ -166,26 +151,50 @@ POLY1305_INLINE size_t vector_part(size_t len)
  * speed. The names carry the ISA so that profiles tell the variants
  * apart. */
 static __attribute__((noinline)) void
-POLY1305_ISA_NAME(poly1305_vector)(poly1305_state *st, const uint8_t *in,
-                                   size_t len, uint64_t padbit)
-{
-    vector_blocks(st, in, len, padbit);
-}
-
-static __attribute__((noinline)) void
 POLY1305_ISA_NAME(poly1305_scalar)(poly1305_state *st, const uint8_t *in,
                                    size_t len, uint64_t padbit)
 {
     poly1305_scalar_blocks(st, in, len, padbit);
 }
 
+/* Whole groups through the vector loop, the rest (fewer than LANES
+ * blocks) scalar. GCC puts no vzeroupper before a tail call to a function
+ * of the same file, and the scalar function, using no ymm, returns
+ * without one: the dirty upper halves then cost the caller's SSE code
+ * hundreds of cycles per call on the Xeon (family 6, model 207), so the
+ * vector path clears them itself. */
+static __attribute__((noinline)) void
+POLY1305_ISA_NAME(poly1305_vector)(poly1305_state *st, const uint8_t *in,
+                                   size_t len, uint64_t padbit)
+{
+    size_t wide = len - len % POLY1305_GROUP_BYTES;
+    vector_blocks(st, in, wide, padbit);
+    V_ZEROUPPER();
+    POLY1305_ISA_NAME(poly1305_scalar)(st, in + wide, len - wide, padbit);
+}
+
+/* Nothing but tail calls, so that a short call pays no more than a
+ * compare and a jump here; and a vzeroupper before this object's own
+ * paths. A caller may come with the ymm upper halves dirty
+ * (openssl:chacha20-poly1305 returns so on the Xeon, family 6 model 207),
+ * and the scalar path, VEX-encoded and using no ymm, would never clean
+ * them: every call then switched state against the caller's SSE code, and
+ * a 64-byte MAC ran 1.6 to 7 times slower. */
 void POLY1305_ISA_NAME(poly1305_blocks)(poly1305_state *st, const uint8_t *in,
                                         size_t len, uint64_t padbit)
 {
-    size_t wide = vector_part(len);
-    if (wide)
-        POLY1305_ISA_NAME(poly1305_vector)(st, in, wide, padbit);
-    POLY1305_ISA_NAME(poly1305_scalar)(st, in + wide, len - wide, padbit);
+#ifdef VECTOR_NARROW_BLOCKS
+    if (len < VECTOR_NARROW_BELOW) {
+        VECTOR_NARROW_BLOCKS(st, in, len, padbit);
+        return;
+    }
+#endif
+    V_ZEROUPPER();
+    if (len < POLY1305_SCALAR_BELOW) {
+        POLY1305_ISA_NAME(poly1305_scalar)(st, in, len, padbit);
+        return;
+    }
+    POLY1305_ISA_NAME(poly1305_vector)(st, in, len, padbit);
 }
 
 #endif

@@ -120,5 +120,10 @@ EMU long long _mm512_reduce_add_epi64(__m512i a)
     return (long long)s;
 }
 
+/* No register state to clear here. */
+EMU void _mm256_zeroupper(void)
+{
+}
+
 #undef EMU
 #endif
