@@ -360,6 +360,7 @@ static void bench_kernel(gb_state *s, void *arg)
     sampler_result r;
     double pmu_per_call[PMU_MAX_EVENTS];
     int sampled = -1, pmu_rc = 0;
+    cpu_clear_upper_state(); /* whatever the last benchmark left */
     if (in && out) {
         for (size_t i = 0; i < c->len * batch; i++)
             in[i] = (uint8_t)(i * 131 + 7);

@@ -153,3 +153,11 @@ const char *cpu_model_name(void)
         strcpy(model, "unknown x86-64");
     return model;
 }
+
+void cpu_clear_upper_state(void)
+{
+    /* The assembler takes the instruction without -mavx; the check keeps a
+     * CPU without AVX from ever meeting it. */
+    if (cpu_supports(CPU_AVX))
+        __asm__ volatile("vzeroupper" ::: "memory");
+}

@@ -62,4 +62,11 @@ void cpu_describe(uint32_t mask, char *buf, size_t len);
 /* The CPU's brand string from CPUID 0x80000002..4, trimmed. */
 const char *cpu_model_name(void);
 
+/* Clear the upper halves of the vector registers (vzeroupper) where the CPU
+ * has AVX; a no-op elsewhere. Code that returns with them dirty (OpenSSL's
+ * ChaCha20-Poly1305 does) makes every SSE instruction after it pay for a
+ * state transition or a false dependency, so a benchmark that follows one
+ * would be timed slow for another's sake. */
+void cpu_clear_upper_state(void);
+
 #endif
