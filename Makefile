@@ -49,7 +49,7 @@ ASAN_CLI_OBJ := $(CLI_OBJ:$(BUILD)/obj/%=$(BUILD)/asan/%)
 ASAN_TEST_SUPPORT_OBJ := $(TEST_SUPPORT_SRC:%.c=$(BUILD)/asan/%.o)
 ASAN_TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/asan-tests/%)
 
-.PHONY: all deps test bench clean
+.PHONY: all deps bench-deps test bench clean
 # Keep every object: none of them is an intermediate to delete, and a
 # deletion would print after the test run's closing line.
 .SECONDARY:
@@ -69,6 +69,10 @@ $(BUILD)/obj/harness/results.o $(BUILD)/asan/harness/results.o: CFLAGS += $(BUIL
 
 deps:
 	@ci/install-deps.sh
+
+# What building, benching and the charts need, without the other tools.
+bench-deps:
+	@ci/install-deps.sh bench
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
@@ -116,7 +120,7 @@ test: deps $(BUILD)/cyclebench $(TEST_BIN) $(ASAN_TEST_BIN) $(CTGRIND_DRIVER) $(
 # make bench [KERNEL=regex] [ISA=name] [SIZES=list] [REPS=n] [MIN_TIME=s]
 # [MAX_TIME=s]: the full sweep by default, then its summary. Results go to
 # out/results/<UTC time>.json, .csv and .summary.md, and to latest.*.
-bench: deps $(BUILD)/cyclebench
+bench: bench-deps $(BUILD)/cyclebench
 	$(BUILD)/cyclebench bench --results-dir=out/results \
 	    $(if $(KERNEL),'--benchmark_filter=$(KERNEL)') $(if $(ISA),--isa=$(ISA)) \
 	    $(if $(SIZES),--sizes=$(SIZES)) $(if $(REPS),--benchmark_repetitions=$(REPS)) \
@@ -129,16 +133,16 @@ bench: deps $(BUILD)/cyclebench
 # [REPS=n] [MIN_TIME=s] [CPU=n]: a seed's experiment rerun, in out/scenarios/.
 # make compare BASE=a.json NEW=b.json [THRESHOLD=5]: exits 1 on a slowdown.
 .PHONY: plots scenario compare report fleet
-plots: deps
+plots: bench-deps
 	$(PYTHON) plots/plot.py '$(or $(RESULTS),out/results/latest.json)' \
 	    --out=out/plots $(if $(CLOCK),--clock=$(CLOCK))
 
-scenario: deps $(BUILD)/cyclebench
+scenario: bench-deps $(BUILD)/cyclebench
 	$(PYTHON) plots/scenario.py '$(NAME)' --bin=$(BUILD)/cyclebench \
 	    --out=out/scenarios $(if $(REPS),--repetitions=$(REPS)) \
 	    $(if $(MIN_TIME),--min-time=$(MIN_TIME)) $(if $(CPU),--cpu=$(CPU))
 
-compare: deps
+compare: bench-deps
 	$(PYTHON) plots/compare.py '$(BASE)' '$(NEW)' --out=out/compare \
 	    $(if $(THRESHOLD),--threshold=$(THRESHOLD))
 

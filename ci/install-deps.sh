@@ -1,26 +1,38 @@
 #!/usr/bin/env bash
-# Installs the Debian packages cyclebench builds and runs with (chromium
-# for the report's browser test, ansible-core for make fleet). Quiet and
-# quick when everything is there; installs with apt-get only as root;
-# otherwise prints the exact command to run.
+# ci/install-deps.sh [bench]: installs the Debian packages cyclebench builds
+# and runs with. Quiet and quick when everything is there; installs with
+# apt-get only as root; otherwise prints the exact command to run.
+# "bench" asks only for what building, `make bench` and the charts need,
+# so a machine without the tools of the other commands still benches.
 set -eu
 
-packages=(
+bench_packages=(
     build-essential
     libbenchmark-dev
     libpfm4-dev
+    libssl-dev
+    libsodium-dev
+    python3-matplotlib
+    python3-scipy
+)
+# The tools of the other commands and the tests: perf, gdb and llvm-mca
+# for make profile, valgrind for make ctgrind, chromium for the report's
+# browser test, ansible-core for make fleet.
+tool_packages=(
     linux-perf
     gdb
     llvm-19
-    python3-matplotlib
-    python3-scipy
     python3-pytest
-    libssl-dev
-    libsodium-dev
     valgrind
     chromium
     ansible-core
 )
+
+case "${1:-all}" in
+bench) packages=("${bench_packages[@]}") ;;
+all) packages=("${bench_packages[@]}" "${tool_packages[@]}") ;;
+*) echo "ci/install-deps.sh: unknown set '$1': use bench, or nothing for all" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do
