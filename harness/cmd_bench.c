@@ -317,6 +317,7 @@ static void publish(gb_state *s, const bench_case *c, const sampler_result *r,
     set_per_byte(s, "tsc_cycles_per_byte_ci95_low", r->ci_low / bytes);
     set_per_byte(s, "tsc_cycles_per_byte_ci95_high", r->ci_high / bytes);
     set_per_byte(s, "samples", (double)r->samples);
+    set_per_byte(s, "sample_blocks", (double)r->blocks);
     set_per_byte(s, "precision_reached", r->precision_reached);
     set_per_byte(s, "calls_per_sample", (double)r->calls_per_batch);
     set_per_byte(s, "core_cycles_per_byte", core_cycles_index >= 0 ?
@@ -577,11 +578,14 @@ static void describe_method(uint64_t seed,
     snprintf(sampling_text, sampling_len,
              "median of timed batches of >= %.0f ticks (fenced RDTSC, timer "
              "overhead subtracted); a %.0f-tick warm-up per benchmark "
-             "discarded; until the median's 95%% CI is within +-%.1f%% "
-             "and at least %zu samples over %.3g s, capped at %.3g s per "
+             "discarded; until the 95%% CI of the median, over the medians "
+             "of %.0f-tick blocks of samples, is within +-%.1f%% (at least "
+             "%zu blocks and %zu samples%s%.3g s), capped at %.3g s per "
              "benchmark",
              (double)sampling.batch_ticks, (double)sampling.warmup_ticks,
-             sampling.precision * 100, sampling.min_samples,
+             (double)sampling.block_ticks, sampling.precision * 100,
+             sampling.min_blocks, sampling.min_samples,
+             sampling.min_ticks ? ", sampling at least " : ", minimum time ",
              (double)sampling.min_ticks / timer->tsc_hz,
              (double)sampling.cap_ticks / timer->tsc_hz);
     snprintf(order_text, order_len,

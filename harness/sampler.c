@@ -21,7 +21,7 @@ sampler_config sampler_default_config(double tsc_hz, double min_seconds,
                                       double cap_seconds)
 {
     if (min_seconds < 0)
-        min_seconds = SAMPLER_MIN_SECONDS;
+        min_seconds = 0;
     double cap = cap_seconds > min_seconds ? cap_seconds : min_seconds;
     return (sampler_config){
         .precision = SAMPLER_PRECISION,
@@ -29,7 +29,9 @@ sampler_config sampler_default_config(double tsc_hz, double min_seconds,
         .warmup_ticks = (uint64_t)(SAMPLER_WARMUP_SECONDS * tsc_hz),
         .min_ticks = (uint64_t)(min_seconds * tsc_hz),
         .cap_ticks = (uint64_t)(cap * tsc_hz),
+        .block_ticks = (uint64_t)(SAMPLER_BLOCK_SECONDS * tsc_hz),
         .min_samples = SAMPLER_MIN_SAMPLES,
+        .min_blocks = SAMPLER_MIN_BLOCKS,
         .max_samples = SAMPLER_MAX_SAMPLES,
     };
 }
@@ -70,24 +72,6 @@ int sampler_precise(double median, double low, double high, double precision)
     return low >= median * (1 - precision) && high <= median * (1 + precision);
 }
 
-/* Fill r's statistics from the n samples, sorted into scratch. */
-static void summarize(const double *samples, size_t n, double *scratch,
-                      const sampler_config *c, sampler_result *r)
-{
-    memcpy(scratch, samples, n * sizeof *samples);
-    qsort(scratch, n, sizeof *scratch, compare_double);
-    r->samples = n;
-    r->median = sampler_quantile(scratch, n, 0.5);
-    r->q1 = sampler_quantile(scratch, n, 0.25);
-    r->q3 = sampler_quantile(scratch, n, 0.75);
-    sampler_median_ci(scratch, n, &r->ci_low, &r->ci_high);
-    /* Below min_samples the ranks clamp to the extremes and the interval
-     * no longer covers 95%: precision is not judged on so few. */
-    r->precision_reached = n >= c->min_samples &&
-                           sampler_precise(r->median, r->ci_low, r->ci_high,
-                                           c->precision);
-}
-
 /* Run batches until warmup_ticks have passed and the last two batches, at
  * the size kept, each took at least batch_ticks, growing the batch while it
  * falls short. Caches, branch predictors, page mappings and the core's
@@ -114,50 +98,126 @@ static uint64_t warm_up(const sampler_config *c, const sampler_source *src,
     }
 }
 
+/* The samples in the order they were taken, and the medians of the blocks
+ * of them that have closed. */
+typedef struct series {
+    double *samples, *scratch;
+    size_t n, capacity;
+    double *blocks;
+    size_t n_blocks, block_capacity;
+    size_t block_first;   /* the open block's first sample */
+    uint64_t block_began; /* and when it began */
+} series;
+
+static int grow(double **array, size_t *capacity, size_t need)
+{
+    if (need <= *capacity)
+        return 0;
+    size_t more = *capacity ? *capacity * 2 : 1024;
+    double *bigger = realloc(*array, (more > need ? more : need) *
+                                         sizeof **array);
+    if (!bigger)
+        return -1;
+    *array = bigger;
+    *capacity = more > need ? more : need;
+    return 0;
+}
+
+static int add_sample(series *s, double value)
+{
+    size_t scratch_capacity = s->capacity;
+    if (grow(&s->samples, &s->capacity, s->n + 1) ||
+        grow(&s->scratch, &scratch_capacity, s->capacity))
+        return -1;
+    s->samples[s->n++] = value;
+    return 0;
+}
+
+/* The median of values[0..n), sorted into scratch. */
+static double sorted_median(const double *values, size_t n, double *scratch)
+{
+    memcpy(scratch, values, n * sizeof *values);
+    qsort(scratch, n, sizeof *scratch, compare_double);
+    return sampler_quantile(scratch, n, 0.5);
+}
+
+static int close_block(series *s, uint64_t now)
+{
+    if (grow(&s->blocks, &s->block_capacity, s->n_blocks + 1))
+        return -1;
+    s->blocks[s->n_blocks++] = sorted_median(s->samples + s->block_first,
+                                             s->n - s->block_first,
+                                             s->scratch);
+    s->block_first = s->n;
+    s->block_began = now;
+    return 0;
+}
+
+/* r's statistics: median and quartiles of all the samples; the 95% CI of
+ * the median from the blocks' medians, so that the host's slow phases
+ * (neighbours' bursts that last milliseconds) widen it as they should,
+ * where samples taken microseconds apart would call it narrow. */
+static void summarize(series *s, const sampler_config *c, sampler_result *r)
+{
+    memcpy(s->scratch, s->samples, s->n * sizeof *s->samples);
+    qsort(s->scratch, s->n, sizeof *s->scratch, compare_double);
+    r->samples = s->n;
+    r->blocks = s->n_blocks;
+    r->median = sampler_quantile(s->scratch, s->n, 0.5);
+    r->q1 = sampler_quantile(s->scratch, s->n, 0.25);
+    r->q3 = sampler_quantile(s->scratch, s->n, 0.75);
+    memcpy(s->scratch, s->blocks, s->n_blocks * sizeof *s->blocks);
+    qsort(s->scratch, s->n_blocks, sizeof *s->scratch, compare_double);
+    sampler_median_ci(s->scratch, s->n_blocks, &r->ci_low, &r->ci_high);
+    /* On fewer blocks the ranks clamp to the extremes and the interval no
+     * longer covers 95%: precision is not judged on so few. */
+    r->precision_reached = s->n >= c->min_samples &&
+                           s->n_blocks >= c->min_blocks &&
+                           sampler_precise(r->median, r->ci_low, r->ci_high,
+                                           c->precision);
+}
+
+static void free_series(series *s)
+{
+    free(s->samples);
+    free(s->scratch);
+    free(s->blocks);
+}
+
 int sampler_run(const sampler_config *c, const sampler_source *src,
                 sampler_result *r)
 {
-    size_t capacity = c->min_samples > 1024 ? c->min_samples : 1024;
     size_t limit = c->max_samples ? c->max_samples : SAMPLER_MAX_SAMPLES;
-    double *samples = malloc(capacity * sizeof *samples);
-    double *scratch = malloc(capacity * sizeof *scratch);
+    size_t next_check = c->min_blocks > 1 ? c->min_blocks : 1;
     uint64_t start = src->now(src->ctx), sampling;
-    size_t n = 0, next_check = c->min_samples > 2 ? c->min_samples : 2;
+    series s = { 0 };
     int status = -1;
 
     memset(r, 0, sizeof *r);
-    if (!samples || !scratch)
-        goto out;
     r->calls_per_batch = warm_up(c, src, start, r);
-    sampling = src->now(src->ctx);
+    sampling = s.block_began = src->now(src->ctx);
     for (;;) {
-        if (n == capacity) {
-            capacity = capacity * 2 < limit ? capacity * 2 : limit;
-            double *more = realloc(samples, capacity * sizeof *samples);
-            if (!more)
-                goto out;
-            samples = more;
-            free(scratch);
-            if (!(scratch = malloc(capacity * sizeof *scratch)))
-                goto out;
-        }
         uint64_t ticks = src->time_batch(src->ctx, r->calls_per_batch);
-        samples[n++] = (double)ticks / (double)r->calls_per_batch;
-        uint64_t spent = src->now(src->ctx) - sampling;
-        int capped = spent >= c->cap_ticks || n >= limit;
-        if (n < next_check && !capped)
+        if (add_sample(&s, (double)ticks / (double)r->calls_per_batch))
+            goto out;
+        uint64_t now = src->now(src->ctx);
+        int capped = now - sampling >= c->cap_ticks || s.n >= limit;
+        if (now - s.block_began >= c->block_ticks || capped)
+            if (close_block(&s, now))
+                goto out;
+        if ((s.n_blocks < next_check || s.n < c->min_samples) && !capped)
             continue;
-        summarize(samples, n, scratch, c, r);
-        if ((r->precision_reached && spent >= c->min_ticks) || capped)
+        summarize(&s, c, r);
+        if ((r->precision_reached && now - sampling >= c->min_ticks) ||
+            capped)
             break;
-        /* Judge again after a quarter more: the sorts stay O(n log n) in
-         * all, and the stop comes at most 25% late. */
-        next_check = n + (n / 4 > 8 ? n / 4 : 8);
+        /* Judge again after a quarter more blocks: the sorts stay few, and
+         * the stop comes at most 25% late. */
+        next_check = s.n_blocks + (s.n_blocks / 4 > 1 ? s.n_blocks / 4 : 1);
     }
     r->elapsed_ticks = src->now(src->ctx) - start;
     status = 0;
 out:
-    free(samples);
-    free(scratch);
+    free_series(&s);
     return status;
 }

@@ -9,10 +9,10 @@
  * these VMs vanish in it, short enough that a scheduler tick rarely lands
  * in it.
  *
- * Sampling stops when the 95% confidence interval of the median lies within
- * +-precision of it (and the minimum time has passed), or at the cap. The
- * warm-up, which also finds the batch size, is never part of the
- * statistics. */
+ * Sampling stops when the 95% confidence interval of the median, taken over
+ * the medians of 10 ms blocks of samples, lies within +-precision of it
+ * (and the minimum time has passed), or at the cap. The warm-up, which also
+ * finds the batch size, is never part of the statistics. */
 #ifndef CYCLEBENCH_SAMPLER_H
 #define CYCLEBENCH_SAMPLER_H
 
@@ -23,15 +23,17 @@
 #define SAMPLER_PRECISION 0.005     /* +-0.5% */
 #define SAMPLER_BATCH_SECONDS 10e-6 /* one timed batch: about 10 us */
 #define SAMPLER_WARMUP_SECONDS 2e-3 /* per benchmark, discarded */
-/* Samples span at least this long, so that the median is not a snapshot of
- * one moment of the host: a CI from 24 samples in a quarter of a
- * millisecond is narrow and says nothing of the next millisecond. On the
- * shared VMs here a kernel's speed wanders by a few percent over tens to
- * hundreds of milliseconds (neighbours, not the clock: the core/TSC ratio
- * holds still meanwhile); six runs each of chacha20@avx512 at 16 KiB
- * spread 2.1% over 20 ms windows and 1.0% over 100 ms ones. */
-#define SAMPLER_MIN_SECONDS 0.1
-#define SAMPLER_CAP_SECONDS 0.5     /* per benchmark, precise or not */
+/* The confidence interval of the median comes from the medians of blocks
+ * of samples this long (batch medians), not from the samples themselves.
+ * On the shared VMs here a kernel's speed wanders by a few percent over
+ * milliseconds to a second (neighbours, not the clock: the core/TSC ratio
+ * holds still meanwhile), and OpenSSL's ChaCha20 by 15%: samples taken
+ * microseconds apart all share one such phase, and an interval from them
+ * calls a median pinned that the next run will not repeat. Blocks see the
+ * phases, so sampling goes on until they agree. */
+#define SAMPLER_BLOCK_SECONDS 0.01
+#define SAMPLER_MIN_BLOCKS 10 /* so at least 0.1 s of samples */
+#define SAMPLER_CAP_SECONDS 0.25    /* per benchmark, precise or not */
 #define SAMPLER_MIN_SAMPLES 24
 
 typedef struct sampler_config {
@@ -40,7 +42,9 @@ typedef struct sampler_config {
     uint64_t warmup_ticks; /* discarded before the first sample */
     uint64_t min_ticks;    /* sample at least this long (0: no minimum) */
     uint64_t cap_ticks;    /* stop sampling after this long */
-    size_t min_samples;    /* never judge precision on fewer */
+    uint64_t block_ticks;  /* a block of samples spans at least this */
+    size_t min_samples;    /* never judge precision on fewer samples */
+    size_t min_blocks;     /* or fewer blocks */
     size_t max_samples;    /* memory bound: stop (capped) at this many */
 } sampler_config;
 
@@ -57,8 +61,9 @@ typedef struct sampler_source {
 /* Per call, in the source's ticks. */
 typedef struct sampler_result {
     double median, q1, q3;
-    double ci_low, ci_high; /* 95% confidence interval of the median */
+    double ci_low, ci_high; /* 95% CI of the median, over the blocks */
     size_t samples;         /* that entered the statistics */
+    size_t blocks;          /* they were grouped in */
     size_t warmup_batches;  /* that did not */
     uint64_t calls_per_batch;
     int precision_reached;  /* 1: the CI met the precision; 0: capped */
@@ -66,8 +71,8 @@ typedef struct sampler_result {
 } sampler_result;
 
 /* The configuration for a TSC of tsc_hz: the defaults, with min_seconds
- * (--benchmark_min_time; below 0 for the default) and cap_seconds; a cap
- * below the minimum is raised to it. */
+ * (--benchmark_min_time; below 0 for none beyond the minimum blocks) and
+ * cap_seconds; a cap below the minimum is raised to it. */
 sampler_config sampler_default_config(double tsc_hz, double min_seconds,
                                       double cap_seconds);
 

@@ -7,9 +7,9 @@ p-value, computed over one of two things, named per benchmark:
 - "reps": a Mann-Whitney U test across the repetitions, where both runs
   have enough of them for the test to reach p < 0.05 (4 or more each);
 - "samples": otherwise (one repetition is the default), from each median's
-  95% confidence interval over its own samples, which bench records: a
-  two-sided z-test on the difference of the medians, each median's
-  standard error taken as its interval's width / (2 x 1.96).
+  95% confidence interval over its own samples (their 10 ms blocks), which
+  bench records: a two-sided z-test on the difference of the medians, each
+  median's standard error taken as its interval's width / (2 x 1.96).
 Then the geometric mean of the ratios, and a plot. Exits 1 when a benchmark
 got slower by more than THRESHOLD percent with p < 0.05, so CI can gate on
 it; 2 on bad input. Says so when the two runs come from different machines

@@ -46,18 +46,40 @@ def size_line(results, kernel, sizes):
     return " | ".join(parts)
 
 
+# Capped benchmarks named one by one up to this many; beyond, the widest.
+NAMED_CAPPED = 8
+
+
+def ci_half_width(run):
+    """The larger side of the median's 95% CI, in percent of it."""
+    median = run.median(COUNTER)
+    low = run.median(f"{COUNTER}_ci95_low")
+    high = run.median(f"{COUNTER}_ci95_high")
+    if not median or low is None or high is None:
+        return None
+    return max(median - low, high - median) / median * 100
+
+
 def precision_lines(results):
-    capped = sorted(str(key) for key, run in results.runs.items()
-                    if run.median("precision_reached") == 0)
     sampled = [run for run in results.runs.values()
                if run.median("precision_reached") is not None]
     if not sampled:
         return []
+    capped = sorted(((ci_half_width(run) or 0, str(run.key)) for run in sampled
+                     if run.median("precision_reached") == 0), reverse=True)
     lines = [f"{len(sampled)} benchmarks; {len(sampled) - len(capped)} "
              f"pinned their median (95% CI within the sampler's precision)"]
-    if capped:
-        lines.append(f"{len(capped)} stopped at the time cap first (read "
-                     f"their quartiles): {', '.join(capped)}")
+    if not capped:
+        return lines
+    widths = sorted(width for width, _ in capped)
+    named = ", ".join(f"{name} (±{width:.1f}%)"
+                      for width, name in capped[:NAMED_CAPPED])
+    lines.append(
+        f"{len(capped)} stopped at the time cap first, their CI ±"
+        f"{widths[len(widths) // 2]:.1f}% at the median: the host's speed "
+        f"wandered while they ran, so read them with their quartiles"
+        + (f"; {named}" if len(capped) <= NAMED_CAPPED
+           else f"; the widest: {named}"))
     return lines
 
 

@@ -202,13 +202,31 @@ def test_summary_prints_and_writes_the_ratios(tmp_path):
 
 def test_summary_names_benchmarks_that_hit_the_cap(tmp_path):
     doc = one_repetition(load_document(BASE))
-    doc["benchmarks"][0]["precision_reached"] = 0
+    capped = doc["benchmarks"][0]
+    capped["precision_reached"] = 0
+    median = capped["tsc_cycles_per_byte"]
+    capped["tsc_cycles_per_byte_ci95_high"] = median * 1.031
     path = write_json(tmp_path / "r.json", doc)
     done = run_script("summary.py", path)
     n = benchmark_count(doc)
     assert f"{n} benchmarks; {n - 1} pinned their median" in done.stdout
-    assert f"1 stopped at the time cap first (read their quartiles): " \
-        f"{doc['benchmarks'][0]['name']}" in done.stdout
+    assert f"1 stopped at the time cap first, their CI ±3.1% at the " \
+        f"median" in done.stdout
+    assert f"; {capped['name']} (±3.1%)" in done.stdout
+
+
+def test_summary_names_only_the_widest_of_many_capped(tmp_path):
+    doc = one_repetition(load_document(BASE))
+    for i, b in enumerate(doc["benchmarks"]):
+        b["precision_reached"] = 0
+        b["tsc_cycles_per_byte_ci95_high"] = b["tsc_cycles_per_byte"] * (
+            1 + (i + 1) / 1000)
+    path = write_json(tmp_path / "r.json", doc)
+    line = next(line for line in run_script("summary.py", path).stdout
+                .splitlines() if "stopped at the time cap" in line)
+    widest = doc["benchmarks"][-1]["name"]
+    assert f"the widest: {widest} (±" in line
+    assert line.count("(±") == 8
 
 
 def test_summary_bad_input_is_one_line_and_writes_nothing(tmp_path):

@@ -12,13 +12,17 @@
 
 /* A kernel whose call costs `cost` ticks times a factor drawn uniformly
  * from [1 - spread, 1 + spread], and `slow_cost` for its first
- * `slow_calls` calls (cold caches, page faults). Every batch also advances
- * the model clock by `gap` ticks of bookkeeping. */
+ * `slow_calls` calls (cold caches, page faults); in the last `slow_share`
+ * of every `phase` ticks of the model clock (a neighbour's burst), its
+ * calls cost `slowdown` times more. Every batch also advances the model
+ * clock by `gap` ticks of bookkeeping. */
 #define LOGGED 65536
 
 typedef struct model {
     double cost, spread, slow_cost;
     uint64_t slow_calls, gap;
+    uint64_t phase;
+    double slow_share, slowdown;
     uint64_t clock, calls, seed;
     uint64_t batches;
     double *per_call; /* optional: each batch's figure, in order */
@@ -34,11 +38,14 @@ static uint64_t model_batch(void *ctx, uint64_t calls)
 {
     model *m = ctx;
     double ticks = 0;
+    int burst = m->phase && (double)(m->clock % m->phase) >=
+                                (1 - m->slow_share) * (double)m->phase;
     for (uint64_t i = 0; i < calls; i++, m->calls++) {
         double u = (double)(check_random(&m->seed) >> 11) / 9007199254740992.0;
         ticks += m->calls < m->slow_calls
                      ? m->slow_cost
-                     : m->cost * (1 - m->spread + 2 * m->spread * u);
+                     : m->cost * (1 - m->spread + 2 * m->spread * u) *
+                           (burst ? m->slowdown : 1);
     }
     m->clock += (uint64_t)ticks + m->gap;
     if (m->per_call && m->batches < LOGGED)
@@ -60,7 +67,9 @@ static sampler_config config(void)
         .warmup_ticks = 100000,
         .min_ticks = 0,
         .cap_ticks = 100000000,
+        .block_ticks = 200000,
         .min_samples = 24,
+        .min_blocks = 10,
         .max_samples = 1u << 20,
     };
 }
@@ -115,8 +124,12 @@ static void test_stops_when_precise(void)
     sampler_result r = run(&c, &m);
     CASE("steady data stops at the first check, precise");
     CHECK(r.precision_reached == 1, "precision not reached");
-    CHECK(r.samples == c.min_samples, "%zu samples, want %zu", r.samples,
-          c.min_samples);
+    CHECK(r.blocks == c.min_blocks, "%zu blocks, want %zu", r.blocks,
+          c.min_blocks);
+    /* Ten blocks of 200k ticks: 2M ticks of calls of 1000. */
+    CHECK(fabs((double)(r.samples * r.calls_per_batch) - 2000) < 200,
+          "%zu samples of %llu calls", r.samples,
+          (unsigned long long)r.calls_per_batch);
     CHECK(fabs(r.median - 1000) < 2, "median %g", r.median);
     CHECK(r.q1 <= r.median && r.median <= r.q3, "quartiles %g %g %g", r.q1,
           r.median, r.q3);
@@ -136,6 +149,26 @@ static void test_stops_when_precise(void)
           (unsigned long long)r.calls_per_batch);
     CHECK(fabs(r.q1 - 19500) < 120 && fabs(r.q3 - 20500) < 120,
           "q1 %g q3 %g", r.q1, r.q3);
+}
+
+static void test_slow_phases_widen_the_interval(void)
+{
+    sampler_config c = config();
+    /* Every 2M ticks (ten blocks), the last 40% run 8% slow: each block
+     * lies within one phase. The samples of any one moment agree closely,
+     * so an interval over samples would be narrow at once; over blocks it
+     * holds slow ones until the fast blocks outnumber them enough: the
+     * upper rank 1 + k/2 + 0.98 sqrt(k) must fall below the fast blocks'
+     * share of k, about 0.6 k, so some 100 blocks against a steady 10. */
+    model m = { .cost = 1000, .spread = 0.001, .gap = 50, .phase = 2000000,
+                .slow_share = 0.4, .slowdown = 1.08 };
+    sampler_result r = run(&c, &m);
+    CASE("slow phases of the host keep it sampling until blocks agree");
+    CHECK(r.precision_reached == 1, "precision not reached");
+    CHECK(r.blocks >= 60, "stopped after %zu blocks", r.blocks);
+    CHECK(fabs(r.median - 1000) < 2, "median %g is not the usual speed",
+          r.median);
+    CHECK(r.q3 > 1070, "q3 %g: the slow phases are missing", r.q3);
 }
 
 static void test_cap(void)
@@ -188,10 +221,12 @@ static void test_min_time(void)
           "min %llu cap %llu", (unsigned long long)d.min_ticks,
           (unsigned long long)d.cap_ticks);
     d = sampler_default_config(1e9, -1, 0.5);
-    CHECK(d.min_ticks == (uint64_t)(SAMPLER_MIN_SECONDS * 1e9) &&
-              d.cap_ticks == 500000000u && d.batch_ticks == 10000,
-          "min %llu cap %llu batch %llu", (unsigned long long)d.min_ticks,
-          (unsigned long long)d.cap_ticks, (unsigned long long)d.batch_ticks);
+    CHECK(d.min_ticks == 0 && d.cap_ticks == 500000000u &&
+              d.batch_ticks == 10000 && d.block_ticks == 10000000 &&
+              d.min_blocks == SAMPLER_MIN_BLOCKS,
+          "min %llu cap %llu batch %llu block %llu",
+          (unsigned long long)d.min_ticks, (unsigned long long)d.cap_ticks,
+          (unsigned long long)d.batch_ticks, (unsigned long long)d.block_ticks);
 }
 
 static void test_batch_size(void)
@@ -253,6 +288,7 @@ int main(void)
     test_quantiles();
     test_median_ci();
     test_stops_when_precise();
+    test_slow_phases_widen_the_interval();
     test_cap();
     test_min_time();
     test_batch_size();
