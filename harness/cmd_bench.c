@@ -50,7 +50,7 @@ typedef struct bench_options {
     const char *results_dir; /* NULL: no results files */
     const char *out_path;    /* --benchmark_out, NULL when not given */
     double min_time; /* --benchmark_min_time: sample at least this; -1: default */
-    double max_time;         /* --max-time: the cap per benchmark */
+    double max_time; /* --max-time: the cap per benchmark; 0: the run's share */
     gb_format out_format;
     char *gb_args[MAX_GB_ARGS + 1]; /* [0] is the program name */
     int n_gb_args;
@@ -201,7 +201,7 @@ static int parse_options(bench_options *o, int argc, char **argv)
     o->counters = "cycles,instructions,branch-misses,cache-misses";
     o->system_tune = 1;
     o->out_format = GB_FORMAT_JSON;
-    o->max_time = SAMPLER_CAP_SECONDS;
+    o->max_time = 0;
     o->min_time = -1;
     o->gb_args[o->n_gb_args++] = "cyclebench bench";
     for (int i = 0; i < argc; i++) {
@@ -604,9 +604,18 @@ static int run(const bench_options *o, const char *skipped, time_t started,
     size_t n_reports = o->out_path ? 3 : 2;
     int status;
 
+    double cap = o->max_time;
+    if (cap <= 0) {
+        long n = gb_count_selected(err, sizeof err);
+        if (n < 0) {
+            usage_error("%s", err);
+            return EXIT_USAGE;
+        }
+        cap = sampler_cap_for_run((size_t)n);
+    }
     sysctl_tune("/sys/devices/system/cpu", o->system_tune, &turbo);
     timer = timer_get_info();
-    sampling = sampler_default_config(timer->tsc_hz, o->min_time, o->max_time);
+    sampling = sampler_default_config(timer->tsc_hz, o->min_time, cap);
     core_cycles_index = pmu_core_cycles_index(&counters);
     results_timestamp(started, stamp, sizeof stamp);
     describe_method(seed, sampling_text, sizeof sampling_text, order_text,

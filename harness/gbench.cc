@@ -75,36 +75,6 @@ bool has_flag(const std::vector<char *> &args, const char *flag)
     return false;
 }
 
-// The filter as RunSpecifiedBenchmarks applies it (a POSIX extended regex
-// searched in the name, "all" for everything, a leading '-' negating),
-// because 1.7.1 has no public way to ask which benchmarks it selects.
-long count_selected(char *err, size_t errlen)
-{
-    std::string filter = benchmark::GetBenchmarkFilter();
-    std::string spec = filter.empty() || filter == "all" ? "." : filter;
-    bool negative = spec[0] == '-';
-    if (negative)
-        spec.erase(0, 1);
-    regex_t re;
-    int rc = regcomp(&re, spec.c_str(), REG_EXTENDED | REG_NOSUB);
-    if (rc != 0) {
-        char why[128];
-        regerror(rc, &re, why, sizeof why);
-        std::snprintf(err, errlen, "--benchmark_filter='%s' is not a valid "
-                      "extended regex (%s)", filter.c_str(), why);
-        return -1;
-    }
-    long n = 0;
-    for (const std::string &name : registered)
-        n += (regexec(&re, name.c_str(), 0, nullptr, 0) == 0) != negative;
-    regfree(&re);
-    if (n == 0)
-        std::snprintf(err, errlen, "no benchmark matches --benchmark_filter='%s'"
-                      ": see the names with --benchmark_list_tests=true",
-                      filter.c_str());
-    return n;
-}
-
 // Hands every report to the display and to the file reports, so one run
 // writes them all and the caller decides where (and how atomically) the
 // files go.
@@ -255,10 +225,40 @@ void gb_add_context(const char *key, const char *value)
     benchmark::AddCustomContext(key, v);
 }
 
+// The filter as RunSpecifiedBenchmarks applies it (a POSIX extended regex
+// searched in the name, "all" for everything, a leading '-' negating),
+// because 1.7.1 has no public way to ask which benchmarks it selects.
+long gb_count_selected(char *err, size_t errlen)
+{
+    std::string filter = benchmark::GetBenchmarkFilter();
+    std::string spec = filter.empty() || filter == "all" ? "." : filter;
+    bool negative = spec[0] == '-';
+    if (negative)
+        spec.erase(0, 1);
+    regex_t re;
+    int rc = regcomp(&re, spec.c_str(), REG_EXTENDED | REG_NOSUB);
+    if (rc != 0) {
+        char why[128];
+        regerror(rc, &re, why, sizeof why);
+        std::snprintf(err, errlen, "--benchmark_filter='%s' is not a valid "
+                      "extended regex (%s)", filter.c_str(), why);
+        return -1;
+    }
+    long n = 0;
+    for (const std::string &name : registered)
+        n += (regexec(&re, name.c_str(), 0, nullptr, 0) == 0) != negative;
+    regfree(&re);
+    if (n == 0)
+        std::snprintf(err, errlen, "no benchmark matches --benchmark_filter='%s'"
+                      ": see the names with --benchmark_list_tests=true",
+                      filter.c_str());
+    return n;
+}
+
 long gb_run(const gb_format *formats, char **reports, size_t n_reports,
             char *err, size_t errlen)
 {
-    long n = count_selected(err, errlen);
+    long n = gb_count_selected(err, errlen);
     if (n <= 0)
         return -1;
     selected = static_cast<size_t>(n);

@@ -54,6 +54,10 @@ void gb_register(const char *name, gb_function *fn, void *arg);
  * replaced: libbenchmark 1.7.1 writes context values without escaping. */
 void gb_add_context(const char *key, const char *value);
 
+/* How many registered benchmarks --benchmark_filter selects, or -1 with
+ * the reason in err when it is not a valid regex or selects none. */
+long gb_count_selected(char *err, size_t errlen);
+
 /* Run the registered benchmarks that --benchmark_filter selects: the table
  * on stdout, progress "[n/N] name" on stderr. reports[i] receives the whole
  * report in formats[i], malloc'd (free it). Returns how many benchmarks

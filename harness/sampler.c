@@ -36,6 +36,15 @@ sampler_config sampler_default_config(double tsc_hz, double min_seconds,
     };
 }
 
+double sampler_cap_for_run(size_t n_benchmarks)
+{
+    double share = SAMPLER_RUN_BUDGET_SECONDS /
+                   (double)(n_benchmarks ? n_benchmarks : 1);
+    if (share < SAMPLER_CAP_SECONDS)
+        return SAMPLER_CAP_SECONDS;
+    return share > SAMPLER_CAP_MAX_SECONDS ? SAMPLER_CAP_MAX_SECONDS : share;
+}
+
 /* Linear interpolation between the closest ranks (R's type 7, numpy's
  * default), so the median of an even count is the mean of the middle two. */
 double sampler_quantile(const double *sorted, size_t n, double p)

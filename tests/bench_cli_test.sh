@@ -17,7 +17,7 @@ skip() { skipped=$((skipped + 1)); echo "SKIP $1"; }
 # check <name> <command...>: passes when the command succeeds.
 check() { local name=$1; shift; if "$@"; then ok "$name"; else fail "$name"; fi; }
 
-quick=(--benchmark_min_time=0.01 --no-system-tune)
+quick=(--benchmark_min_time=0.01 --max-time=0.25 --no-system-tune)
 
 # A short real run of memcpy with software PMU events.
 "$bin" bench --kernel=memcpy --sizes=64 "${quick[@]}" --benchmark_repetitions=2 \
@@ -82,6 +82,7 @@ for b in runs:
     assert b["iterations"] == 1, b["iterations"]
 assert ctx["run_id"] in sys.argv[1] or sys.argv[1].endswith("latest.json")
 assert "95% CI" in ctx["sampling"], ctx["sampling"]
+assert "capped at 0.25 s per benchmark" in ctx["sampling"], ctx["sampling"]
 aggregates = {b["aggregate_name"] for b in d["benchmarks"] if b["run_type"] == "aggregate"}
 assert {"median", "cv"} <= aggregates, aggregates
 EOF
@@ -124,6 +125,13 @@ check "--benchmark_min_time=0.3 samples at least 0.3 s" "$python" -c '
 import json, sys
 b = json.load(open(sys.argv[1]))["benchmarks"][0]
 assert b["real_time"] >= 0.3e9 and b["iterations"] == 1, b
+' "$tmp/min.json"
+check "with no --max-time, a run of one benchmark is capped at the most, 2 s" \
+    "$python" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert "capped at 2 s per benchmark" in d["context"]["sampling"], d["context"]
+assert d["benchmarks"][0]["real_time"] <= 2.2e9, d["benchmarks"][0]
 ' "$tmp/min.json"
 
 # A variant this CPU lacks is listed as skipped, with the reason.

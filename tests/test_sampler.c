@@ -229,6 +229,28 @@ static void test_min_time(void)
           (unsigned long long)d.batch_ticks, (unsigned long long)d.block_ticks);
 }
 
+static void test_cap_for_run(void)
+{
+    static const struct {
+        size_t n;
+        double cap;
+    } want[] = {
+        { 0, SAMPLER_CAP_MAX_SECONDS }, { 1, SAMPLER_CAP_MAX_SECONDS },
+        { 10, 2.0 }, { 20, 1.0 }, { 40, 0.5 }, { 48, 20.0 / 48 },
+        { 80, 0.25 },
+        { 1002, SAMPLER_CAP_SECONDS },
+    };
+    CASE("the cap shares the run's budget: a few benchmarks wait longer, a "
+         "sweep gets the floor");
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        double got = sampler_cap_for_run(want[i].n);
+        CHECK(fabs(got - want[i].cap) < 1e-9, "%zu benchmarks: cap %g s, "
+              "want %g s", want[i].n, got, want[i].cap);
+    }
+    /* The floor times the sweep's size is what keeps it under 5 minutes. */
+    CHECK(SAMPLER_CAP_SECONDS * 1002 < 300, "floor %g s", SAMPLER_CAP_SECONDS);
+}
+
 static void test_batch_size(void)
 {
     sampler_config c = config();
@@ -291,6 +313,7 @@ int main(void)
     test_slow_phases_widen_the_interval();
     test_cap();
     test_min_time();
+    test_cap_for_run();
     test_batch_size();
     test_warmup_excluded();
     return check_finish();
