@@ -67,6 +67,13 @@ $(shell mkdir -p $(BUILD) && echo '$(BUILD_INFO)' | cmp -s - $(BUILD)/build-info
 $(BUILD)/obj/harness/results.o $(BUILD)/asan/harness/results.o: $(BUILD)/build-info
 $(BUILD)/obj/harness/results.o $(BUILD)/asan/harness/results.o: CFLAGS += $(BUILD_INFO)
 
+# test and bench install what they need first and then build in parallel:
+# a make of their own, so that nothing compiles before its headers are
+# there. JOBS=n sets how many at once; a -j given to make is kept as it is.
+JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+build_parallel = @$(MAKE) --no-print-directory \
+    $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS)) $1
+
 deps:
 	@ci/install-deps.sh
 
@@ -121,13 +128,15 @@ $(CTGRIND_CONTROLS): $(BUILD)/obj/tests/ctgrind_controls.o $(BUILD)/obj/tests/le
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $^ -o $@
 
-test: deps $(BUILD)/cyclebench $(TEST_BIN) $(ASAN_TEST_BIN) $(CTGRIND_DRIVER) $(CTGRIND_CONTROLS)
+test: deps
+	$(call build_parallel,$(BUILD)/cyclebench $(TEST_BIN) $(ASAN_TEST_BIN) $(CTGRIND_DRIVER) $(CTGRIND_CONTROLS))
 	@tests/run.sh $(BUILD)
 
 # make bench [KERNEL=regex] [ISA=name] [SIZES=list] [REPS=n] [MIN_TIME=s]
 # [MAX_TIME=s]: the full sweep by default, then its summary. Results go to
 # out/results/<UTC time>.json, .csv and .summary.md, and to latest.*.
-bench: bench-deps $(BUILD)/cyclebench
+bench: bench-deps
+	$(call build_parallel,$(BUILD)/cyclebench)
 	$(BUILD)/cyclebench bench --results-dir=out/results \
 	    $(if $(KERNEL),'--benchmark_filter=$(KERNEL)') $(if $(ISA),--isa=$(ISA)) \
 	    $(if $(SIZES),--sizes=$(SIZES)) $(if $(REPS),--benchmark_repetitions=$(REPS)) \
