@@ -178,6 +178,15 @@ static void summarize(series *s, const sampler_config *c, sampler_result *r)
     memcpy(s->scratch, s->blocks, s->n_blocks * sizeof *s->blocks);
     qsort(s->scratch, s->n_blocks, sizeof *s->scratch, compare_double);
     sampler_median_ci(s->scratch, s->n_blocks, &r->ci_low, &r->ci_high);
+    /* The median of all the samples need not lie between two blocks'
+     * medians: when a kernel flips between two speeds from batch to batch,
+     * most blocks' medians can sit in one cluster and the pooled median in
+     * the gap or the other cluster. The interval is widened to reach it,
+     * so that such a median is never called pinned. */
+    if (r->median < r->ci_low)
+        r->ci_low = r->median;
+    if (r->median > r->ci_high)
+        r->ci_high = r->median;
     /* On fewer blocks the ranks clamp to the extremes and the interval no
      * longer covers 95%: precision is not judged on so few. */
     r->precision_reached = s->n >= c->min_samples &&
