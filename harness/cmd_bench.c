@@ -604,18 +604,21 @@ static int run(const bench_options *o, const char *skipped, time_t started,
     size_t n_reports = o->out_path ? 3 : 2;
     int status;
 
-    double cap = o->max_time;
-    if (cap <= 0) {
+    double cap = o->max_time, least = o->min_time;
+    if (cap <= 0 || least < 0) {
         long n = gb_count_selected(err, sizeof err);
         if (n < 0) {
             usage_error("%s", err);
             return EXIT_USAGE;
         }
-        cap = sampler_cap_for_run((size_t)n);
+        if (cap <= 0)
+            cap = sampler_cap_for_run((size_t)n);
+        if (least < 0)
+            least = sampler_min_time_for_run((size_t)n);
     }
     sysctl_tune("/sys/devices/system/cpu", o->system_tune, &turbo);
     timer = timer_get_info();
-    sampling = sampler_default_config(timer->tsc_hz, o->min_time, cap);
+    sampling = sampler_default_config(timer->tsc_hz, least, cap);
     core_cycles_index = pmu_core_cycles_index(&counters);
     results_timestamp(started, stamp, sizeof stamp);
     describe_method(seed, sampling_text, sizeof sampling_text, order_text,

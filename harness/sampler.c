@@ -45,6 +45,11 @@ double sampler_cap_for_run(size_t n_benchmarks)
     return share > SAMPLER_CAP_MAX_SECONDS ? SAMPLER_CAP_MAX_SECONDS : share;
 }
 
+double sampler_min_time_for_run(size_t n_benchmarks)
+{
+    return SAMPLER_MIN_SHARE_OF_CAP * sampler_cap_for_run(n_benchmarks);
+}
+
 /* Linear interpolation between the closest ranks (R's type 7, numpy's
  * default), so the median of an even count is the mean of the middle two. */
 double sampler_quantile(const double *sorted, size_t n, double p)

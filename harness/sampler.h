@@ -43,6 +43,13 @@
 #define SAMPLER_CAP_SECONDS 0.25
 #define SAMPLER_CAP_MAX_SECONDS 2.0
 #define SAMPLER_RUN_BUDGET_SECONDS 20.0
+/* And a quarter of it is the least each samples, so that a run of a few
+ * spans several of the host's spells rather than pinning the first quiet
+ * 0.1 s (a spell 2% slow can be pinned that fast). In the sweep the
+ * quarter is below the 0.1 s of blocks anyway. Triples of one chacha20 at
+ * 16 KiB in one noisy hour: 2.03% and 0.88% apart without it, 0.36%,
+ * 0.44% and 1.02% with 0.5 s. */
+#define SAMPLER_MIN_SHARE_OF_CAP 0.25
 #define SAMPLER_MIN_SAMPLES 24
 
 typedef struct sampler_config {
@@ -85,8 +92,9 @@ typedef struct sampler_result {
 sampler_config sampler_default_config(double tsc_hz, double min_seconds,
                                       double cap_seconds);
 
-/* The cap for each of a run's n benchmarks (above). */
+/* The cap for each of a run's n benchmarks, and the least time (above). */
 double sampler_cap_for_run(size_t n_benchmarks);
+double sampler_min_time_for_run(size_t n_benchmarks);
 
 /* Warm up, size the batch, sample until precise or capped. Returns 0, or
  * -1 when out of memory. */

@@ -126,6 +126,15 @@ import json, sys
 b = json.load(open(sys.argv[1]))["benchmarks"][0]
 assert b["real_time"] >= 0.3e9 and b["iterations"] == 1, b
 ' "$tmp/min.json"
+"$bin" bench --kernel=memcpy --isa=generic --sizes=4096 --no-system-tune \
+    --counters= --benchmark_format=json >"$tmp/one.json" 2>/dev/null
+check "with no --benchmark_min_time, a run of one samples a quarter of its 2 s cap" \
+    "$python" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert "sampling at least 0.5 s" in d["context"]["sampling"], d["context"]
+assert 0.5e9 <= d["benchmarks"][0]["real_time"] <= 2.2e9, d["benchmarks"][0]
+' "$tmp/one.json"
 check "with no --max-time, a run of one benchmark is capped at the most, 2 s" \
     "$python" -c '
 import json, sys

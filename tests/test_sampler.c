@@ -274,12 +274,16 @@ static void test_cap_for_run(void)
         { 1002, SAMPLER_CAP_SECONDS },
     };
     CASE("the cap shares the run's budget: a few benchmarks wait longer, a "
-         "sweep gets the floor");
+         "sweep gets the floor; a quarter of the cap is the least time");
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         double got = sampler_cap_for_run(want[i].n);
         CHECK(fabs(got - want[i].cap) < 1e-9, "%zu benchmarks: cap %g s, "
               "want %g s", want[i].n, got, want[i].cap);
     }
+    CHECK(fabs(sampler_min_time_for_run(1) - 0.5) < 1e-9 &&
+              fabs(sampler_min_time_for_run(1002) - 0.0625) < 1e-9,
+          "least time %g s for one, %g s for 1002",
+          sampler_min_time_for_run(1), sampler_min_time_for_run(1002));
     /* The floor times the sweep's size is what keeps it under 5 minutes. */
     CHECK(SAMPLER_CAP_SECONDS * 1002 < 300, "floor %g s", SAMPLER_CAP_SECONDS);
 }
