@@ -67,7 +67,7 @@ $(shell mkdir -p $(BUILD) && echo '$(BUILD_INFO)' | cmp -s - $(BUILD)/build-info
 $(BUILD)/obj/harness/results.o $(BUILD)/asan/harness/results.o: $(BUILD)/build-info
 $(BUILD)/obj/harness/results.o $(BUILD)/asan/harness/results.o: CFLAGS += $(BUILD_INFO)
 
-# test and bench install what they need first and then build in parallel:
+# The commands install what they need first and then build in parallel:
 # a make of their own, so that nothing compiles before its headers are
 # there. JOBS=n sets how many at once; a -j given to make is kept as it is.
 JOBS ?= $(shell nproc 2>/dev/null || echo 1)
@@ -153,7 +153,8 @@ plots: bench-deps
 	$(PYTHON) plots/plot.py '$(or $(RESULTS),out/results/latest.json)' \
 	    --out=out/plots $(if $(CLOCK),--clock=$(CLOCK))
 
-scenario: bench-deps $(BUILD)/cyclebench
+scenario: bench-deps
+	$(call build_parallel,$(BUILD)/cyclebench)
 	$(PYTHON) plots/scenario.py '$(NAME)' --bin=$(BUILD)/cyclebench \
 	    --out=out/scenarios $(if $(REPS),--repetitions=$(REPS)) \
 	    $(if $(MIN_TIME),--min-time=$(MIN_TIME)) $(if $(CPU),--cpu=$(CPU))
@@ -198,11 +199,13 @@ fleet: deps
 PROFILE_FLAGS = --bin=$(BUILD)/cyclebench --out=$(OUT) $(if $(SIZE),--size=$(SIZE)) \
             $(if $(SECONDS),--seconds=$(SECONDS)) $(if $(MCPU),--mcpu=$(MCPU))
 .PHONY: profile diff
-profile: deps $(BUILD)/cyclebench
+profile: deps
+	$(call build_parallel,$(BUILD)/cyclebench)
 	$(PYTHON) profiles/profile_kernel.py '$(KERNEL)' $(if $(ISA),--isa=$(ISA)) \
 	    $(if $(CALLGRAPH),--call-graph=$(CALLGRAPH)) $(PROFILE_FLAGS)
 
-diff: deps $(BUILD)/cyclebench
+diff: deps
+	$(call build_parallel,$(BUILD)/cyclebench)
 	$(PYTHON) profiles/diff.py '$(A)' '$(B)' $(PROFILE_FLAGS)
 
 # make ctgrind KERNEL=<name|all> [ISA=name] [SIZE=n]: each variant under
@@ -210,12 +213,14 @@ diff: deps $(BUILD)/cyclebench
 # make leak-table [SECONDS=per-variant]: that and `cyclebench leak` for
 # every variant, as $(OUT)/leak/summary.md, .csv and .png.
 .PHONY: ctgrind leak-table
-ctgrind: deps $(BUILD)/cyclebench $(CTGRIND_DRIVER)
+ctgrind: deps
+	$(call build_parallel,$(BUILD)/cyclebench $(CTGRIND_DRIVER))
 	$(PYTHON) leak/ctgrind.py '$(KERNEL)' $(if $(ISA),--isa=$(ISA)) \
 	    $(if $(SIZE),--size=$(SIZE)) --bin=$(BUILD)/cyclebench \
 	    --driver=$(CTGRIND_DRIVER) --out=$(OUT)/leak
 
-leak-table: deps $(BUILD)/cyclebench $(CTGRIND_DRIVER)
+leak-table: deps
+	$(call build_parallel,$(BUILD)/cyclebench $(CTGRIND_DRIVER))
 	$(PYTHON) leak/leak_table.py --bin=$(BUILD)/cyclebench \
 	    --driver=$(CTGRIND_DRIVER) --out=$(OUT)/leak \
 	    --results=$(OUT)/results/latest.json $(if $(SECONDS),--seconds=$(SECONDS)) \

@@ -23,6 +23,7 @@
 #include "pmu.h"
 #include "results.h"
 #include "sampler.h"
+#include "splitmix.h"
 #include "sysctl.h"
 #include "timer.h"
 
@@ -49,8 +50,8 @@ typedef struct bench_options {
     int decrypt;             /* --decrypt: time the inverse operation */
     const char *results_dir; /* NULL: no results files */
     const char *out_path;    /* --benchmark_out, NULL when not given */
-    double min_time; /* --benchmark_min_time: sample at least this; -1: default */
-    double max_time; /* --max-time: the cap per benchmark; 0: the run's share */
+    double min_time; /* --benchmark_min_time: least sampling; -1: default */
+    double max_time; /* --max-time: cap per benchmark; 0: the run's share */
     gb_format out_format;
     char *gb_args[MAX_GB_ARGS + 1]; /* [0] is the program name */
     int n_gb_args;
@@ -525,15 +526,6 @@ static int compare_run_order(const void *a, const void *b)
     return (x->shuffle > y->shuffle) - (x->shuffle < y->shuffle);
 }
 
-/* splitmix64: the shuffle needs no more than a well-mixed sequence. */
-static uint64_t next_random(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-}
-
 /* Register the runnable cases in the run order (see the top of this file).
  * Returns how many. */
 static size_t register_all(const bench_options *o, bench_case *cases,
@@ -541,7 +533,7 @@ static size_t register_all(const bench_options *o, bench_case *cases,
 {
     size_t n = collect_cases(o, cases, skipped, skipped_len);
     for (size_t i = 0; i < n; i++)
-        cases[i].shuffle = next_random(&seed);
+        cases[i].shuffle = splitmix64(&seed);
     qsort(cases, n, sizeof *cases, compare_run_order);
     for (size_t i = 0; i < n; i++)
         gb_register(cases[i].name, bench_kernel, &cases[i]);
@@ -604,18 +596,16 @@ static int run(const bench_options *o, const char *skipped, time_t started,
     size_t n_reports = o->out_path ? 3 : 2;
     int status;
 
-    double cap = o->max_time, least = o->min_time;
-    if (cap <= 0 || least < 0) {
+    double cap = o->max_time;
+    if (cap <= 0) {
         long n = gb_count_selected(err, sizeof err);
         if (n < 0) {
             usage_error("%s", err);
             return EXIT_USAGE;
         }
-        if (cap <= 0)
-            cap = sampler_cap_for_run((size_t)n);
-        if (least < 0)
-            least = sampler_min_time_for_run((size_t)n);
+        cap = sampler_cap_for_run((size_t)n);
     }
+    double least = o->min_time >= 0 ? o->min_time : sampler_min_time(cap);
     sysctl_tune("/sys/devices/system/cpu", o->system_tune, &turbo);
     timer = timer_get_info();
     sampling = sampler_default_config(timer->tsc_hz, least, cap);

@@ -5,6 +5,7 @@
 #include <sys/random.h>
 #include <time.h>
 
+#include "splitmix.h"
 #include "timer.h"
 
 /* Random numbers: xoshiro256** (Blackman and Vigna), seeded from the
@@ -16,14 +17,6 @@ static int rng_seeded;
 static uint64_t rotl(uint64_t x, int k)
 {
     return x << k | x >> (64 - k);
-}
-
-static uint64_t splitmix64(uint64_t *x)
-{
-    uint64_t z = (*x += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
 }
 
 static void rng_seed(void)

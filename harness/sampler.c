@@ -45,9 +45,9 @@ double sampler_cap_for_run(size_t n_benchmarks)
     return share > SAMPLER_CAP_MAX_SECONDS ? SAMPLER_CAP_MAX_SECONDS : share;
 }
 
-double sampler_min_time_for_run(size_t n_benchmarks)
+double sampler_min_time(double cap_seconds)
 {
-    return SAMPLER_MIN_SHARE_OF_CAP * sampler_cap_for_run(n_benchmarks);
+    return SAMPLER_MIN_SHARE_OF_CAP * cap_seconds;
 }
 
 /* Linear interpolation between the closest ranks (R's type 7, numpy's

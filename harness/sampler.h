@@ -92,9 +92,10 @@ typedef struct sampler_result {
 sampler_config sampler_default_config(double tsc_hz, double min_seconds,
                                       double cap_seconds);
 
-/* The cap for each of a run's n benchmarks, and the least time (above). */
+/* The cap for each of a run's n benchmarks, and the least time under a
+ * cap, the run's or the user's (above). */
 double sampler_cap_for_run(size_t n_benchmarks);
-double sampler_min_time_for_run(size_t n_benchmarks);
+double sampler_min_time(double cap_seconds);
 
 /* Warm up, size the batch, sample until precise or capped. Returns 0, or
  * -1 when out of memory. */

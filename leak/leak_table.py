@@ -37,8 +37,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ctgrind  # noqa: E402
 from charts import hbars, plt  # noqa: E402
 from output import ArgumentParser, StagedFiles, run_main  # noqa: E402
-from results import InputError, load  # noqa: E402
-from scenario import cyclebench_list, sig3  # noqa: E402
+from results import InputError, load, sig3  # noqa: E402
+from scenario import cyclebench_list  # noqa: E402
 
 LEAK_POSSIBLE, LEAK_FOUND = 4.5, 10.0  # dudect's, as harness/leak.h
 DEFAULT_SECONDS = 3.0

@@ -34,7 +34,8 @@ from report_doc import (Cell, Facts, Figures, Para, Section,  # noqa: E402
 from report_html import to_html  # noqa: E402
 from report_svg import Bar, Series, bar_chart, line_chart  # noqa: E402
 from results import (InputError, Key, clock_unit, counterpart,  # noqa: E402
-                     family, isa_rank, natural_key, sig3, skipped_reasons)
+                     family, isa_rank, natural_key, sig3, skipped_reasons,
+                     tsc_rate)
 from summary import not_run, precision_lines  # noqa: E402
 
 DEFAULT_INPUTS = ["out/results/latest.json", "out/fleet"]
@@ -84,7 +85,6 @@ def pmu_events(ctx):
 
 def context_facts(machine):
     ctx = machine.context
-    hz = float(ctx.get("tsc_hz") or 0)
     host = ctx.get("host_name", "?")
     if ctx.get(FLEET_HOST):
         host += f" (inventory host {ctx[FLEET_HOST]})"
@@ -94,8 +94,8 @@ def context_facts(machine):
         ("CPU", ctx.get("cpu_model", "unknown")),
         ("host", host),
         ("features", ctx.get("cpu_features", "?")),
-        ("TSC", f"{hz / 1e9:.3f} GHz ({ctx.get('tsc_hz_source', '?')})"
-         if hz else "rate unknown"),
+        ("TSC", f"{tsc_rate(ctx)} ({ctx.get('tsc_hz_source', '?')})"
+         if ctx.get("tsc_hz") else tsc_rate(ctx)),
         ("core clock", core_clock(ctx)),
         ("PMU events", pmu_events(ctx)),
         ("turbo", ctx.get("turbo", "?")),
@@ -333,7 +333,7 @@ def across_section(machines):
     return Section("Across machines", [
         Table(["machine", "CPU", "TSC", "core clock", "commit", "runs"], [
             [machine_header(m), m.context.get("cpu_model", "?"),
-             f"{float(m.context.get('tsc_hz') or 0) / 1e9:.3f} GHz",
+             tsc_rate(m.context),
              m.context.get("core_clock_source", "?"),
              m.context.get("git_commit", "?"), len(m.runs)]
             for m in machines], attrs={"id": "machines"}),

@@ -222,6 +222,12 @@ def clock_unit(context, clock, per="byte"):
     return f"core cycles/{per} ({source})"
 
 
+def tsc_rate(context):
+    """"2.300 GHz", or "rate unknown" when the results do not record it."""
+    hz = float(context.get("tsc_hz") or 0)
+    return f"{hz / 1e9:.3f} GHz" if hz else "rate unknown"
+
+
 def sig3(value):
     """Three significant figures, never in exponent form."""
     if value == 0:

@@ -24,7 +24,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from charts import hbars, log2_size_axis, plt  # noqa: E402
 from output import ArgumentParser, StagedFiles, run_main  # noqa: E402
 from results import (InputError, Results, bytes_per_second,  # noqa: E402
-                     clock_unit, counterpart, parse, sig3)
+                     clock_unit, counterpart, parse, sig3, tsc_rate)
 
 MIB = 1 << 20
 TEN_MIB = 10 * MIB
@@ -638,9 +638,8 @@ def measure(scenario, opts):
 def machine_line(context):
     if not context:
         return "nothing was run: no kernel of this scenario is available"
-    tsc = float(context.get("tsc_hz", 0)) / 1e9
-    return (f"{context.get('cpu_model', '?')}, TSC {tsc:.3f} GHz, core clock "
-            f"{context.get('core_clock_source', '?')}; "
+    return (f"{context.get('cpu_model', '?')}, TSC {tsc_rate(context)}, "
+            f"core clock {context.get('core_clock_source', '?')}; "
             f"{context.get('compiler', '?')}; commit "
             f"{context.get('git_commit', '?')}; {context.get('date', '?')}")
 

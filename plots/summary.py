@@ -17,13 +17,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from output import ArgumentParser, StagedFiles, run_main  # noqa: E402
 from peers import (COUNTER, comparisons, fastest, nearest_sizes,  # noqa: E402
                    unpaired_externals)
-from results import load, sig3, skipped_reasons  # noqa: E402
+from results import load, sig3, skipped_reasons, tsc_rate  # noqa: E402
 
 
 def header(results):
     ctx = results.context
-    hz = float(ctx.get("tsc_hz", 0) or 0)
-    clock = f"TSC {hz / 1e9:.3f} GHz" if hz else "TSC rate unknown"
+    clock = f"TSC {tsc_rate(ctx)}"
     return [f"cyclebench summary of {results.path}",
             f"{ctx.get('cpu_model', 'unknown CPU')}, {clock}, host "
             f"{ctx.get('host_name', '?')}, commit {ctx.get('git_commit', '?')}",

@@ -10,6 +10,7 @@ import os
 import re
 import shutil
 import subprocess
+from collections import Counter
 
 NAMES = ("llvm-mca-19", "llvm-mca")
 TRIPLE = "x86_64-unknown-linux-gnu"
@@ -237,10 +238,7 @@ def port_users(parsed, names):
 
 
 def most_common(items, n):
-    counts = {}
-    for item in items:
-        counts[item] = counts.get(item, 0) + 1
-    return [k for k, _ in sorted(counts.items(), key=lambda c: -c[1])[:n]]
+    return [k for k, _ in Counter(items).most_common(n)]
 
 
 def critical_summary(parsed):
@@ -285,10 +283,10 @@ def bottleneck(parsed):
     else:
         kind = "ports" if ports else "none"
     depend_text = ""
+    critical = critical_summary(parsed)
     if register + memory:
         depend_text = (f"data dependencies hold back {register + memory:.0f}% "
                        "of cycles")
-        critical = critical_summary(parsed)
         if critical:
             depend_text += f" ({critical})"
     dispatch_text = (f"{uops_per_cycle:.2f} uops/cycle of a dispatch width of "
@@ -308,4 +306,4 @@ def bottleneck(parsed):
             "register_dependencies_percent": register,
             "memory_dependencies_percent": memory,
             "uops_per_cycle": uops_per_cycle, "dispatch_width": dispatch,
-            "critical_sequence": critical_summary(parsed)}
+            "critical_sequence": critical}

@@ -280,10 +280,11 @@ static void test_cap_for_run(void)
         CHECK(fabs(got - want[i].cap) < 1e-9, "%zu benchmarks: cap %g s, "
               "want %g s", want[i].n, got, want[i].cap);
     }
-    CHECK(fabs(sampler_min_time_for_run(1) - 0.5) < 1e-9 &&
-              fabs(sampler_min_time_for_run(1002) - 0.0625) < 1e-9,
+    CHECK(fabs(sampler_min_time(sampler_cap_for_run(1)) - 0.5) < 1e-9 &&
+              fabs(sampler_min_time(sampler_cap_for_run(1002)) - 0.0625) < 1e-9,
           "least time %g s for one, %g s for 1002",
-          sampler_min_time_for_run(1), sampler_min_time_for_run(1002));
+          sampler_min_time(sampler_cap_for_run(1)),
+          sampler_min_time(sampler_cap_for_run(1002)));
     /* The floor times the sweep's size is what keeps it under 5 minutes. */
     CHECK(SAMPLER_CAP_SECONDS * 1002 < 300, "floor %g s", SAMPLER_CAP_SECONDS);
 }
