@@ -36,10 +36,10 @@
  * buffer on the stack: a vector load of blocks just copied in cannot take
  * its data from the copy's narrower stores and waits for them to retire
  * (with the buffer, vaes-avx512 took 1.2 times vaes-avx2's ticks for a
- * 509-byte CBC decryption). A call of a single block (aes.c's tweaks,
- * tags, CTR tails, ciphertext stealing) takes the 128-bit AES-NI forms,
- * which every VAES CPU has, in the same function: no setup of a vector
- * for one lane. Nothing hands work to another ISA's functions. */
+ * 509-byte CBC decryption). A single block through ECB (aes.c's tweaks
+ * and tags) or XTS takes the 128-bit AES-NI forms, which every VAES CPU
+ * has, in the same function: no setup of a vector for one lane (CTR and
+ * CBC still build one). Nothing hands work to another ISA's functions. */
 #include <immintrin.h>
 #include <string.h>
 
