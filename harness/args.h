@@ -1,6 +1,11 @@
-/* Strict parsing of command-line values: a malformed value is an error with
- * a one-line reason, never a silent zero. And the checks every command
- * makes before it runs a kernel variant it was asked for. */
+/* The command line of every kernel command (kat, run, leak and the ctgrind
+ * driver), parsed from one option table; strict parsing of values (a
+ * malformed value is an error with a one-line reason, never a silent zero);
+ * and the checks every command makes before it runs a variant.
+ *
+ * One rule for every command: an option may be given once. A value echoed
+ * in a message is quoted, control characters escaped, so that the message
+ * stays one line. */
 #ifndef CYCLEBENCH_ARGS_H
 #define CYCLEBENCH_ARGS_H
 
@@ -12,6 +17,48 @@
 /* Exit status for bad input anywhere on the command line. */
 #define EXIT_USAGE 2
 
+/* The longest message any command takes (--size, --sizes): 1 GiB. */
+#define CLI_MAX_SIZE (1u << 30)
+/* The longest time any command takes a --seconds-like option for. */
+#define CLI_MAX_SECONDS 3600.0
+
+/* The commands that share the parser. */
+enum cli_command {
+    CLI_KAT = 1 << 0,
+    CLI_RUN = 1 << 1,
+    CLI_LEAK = 1 << 2,
+    CLI_CTGRIND = 1 << 3,
+};
+
+/* A command option's value. */
+typedef struct cli_value {
+    int set;
+    const char *text; /* as given */
+    uint64_t num;     /* sizes and counts */
+    double seconds;
+} cli_value;
+
+/* Everything a kernel command was given. */
+typedef struct cli_request {
+    const char *spec; /* the <kernel>[@isa] operand */
+    const kernel *k;
+    const isa_variant *v; /* the ISA asked for, else the best supported */
+    kernel_args args;     /* kat: the kernel's options as given */
+    cli_value isa, size, seconds, stages, secret, measurements;
+    uint8_t *owned[KOPT_COUNT]; /* the bytes behind args' hex options */
+} cli_request;
+
+/* Parse argv (after the command's name) for cmd into r: the operand, the
+ * command's options and, for kat, the kernel's, each at most once; then
+ * the variant, which must be usable here unless cmd is CLI_CTGRIND (whose
+ * driver says itself what valgrind's CPU cannot run). Returns 0, or -1
+ * after one usage error. Free r with cli_free, either way. */
+int cli_parse(enum cli_command cmd, int argc, char **argv, cli_request *r);
+void cli_free(cli_request *r);
+
+/* The usage line of cmd, from the option table. */
+const char *cli_usage(enum cli_command cmd);
+
 /* If arg is "--name=value", point *value at value and return 1. */
 int arg_value(const char *arg, const char *name, const char **value);
 
@@ -22,24 +69,27 @@ int parse_u64(const char *s, uint64_t *out);
  * Returns 0 on success. */
 int parse_hex(const char *s, uint8_t **out, size_t *len);
 
-/* --seconds: above 0, at most an hour. Returns 0, or -1 after a usage
- * error. */
-int parse_seconds_arg(const char *s, double *out);
-/* --size: a message length from 1 byte to 1 GiB. Returns 0, or -1 after a
- * usage error. */
-int parse_size_arg(const char *s, size_t *out);
+/* A number of seconds above 0 and at most CLI_MAX_SECONDS, for option
+ * name. Returns 0, or -1 after a usage error. */
+int parse_seconds(const char *name, const char *s, double *out);
+/* A byte count from 1 to CLI_MAX_SIZE, for option name. Returns 0, or -1
+ * after a usage error. */
+int parse_size(const char *name, const char *s, size_t *out);
+
+/* s for a one-line message: in single quotes, control characters and
+ * bytes above 0x7e as \xNN, cut to fit buf. Returns buf. */
+const char *cli_quote(const char *s, char *buf, size_t len);
 
 /* "kernel" or "kernel@isa" (the ISA may come from --isa instead; neither
  * means the best this CPU supports). find_variant returns 0, or -1 after a
  * usage error naming an unknown kernel or ISA; select_variant also refuses
- * an ISA this machine cannot run. */
+ * a variant this machine cannot run (kernel_variant_refusal says why). */
 int find_variant(const char *spec, const char *isa, const kernel **k,
                  const isa_variant **v);
 int select_variant(const char *spec, const char *isa, const kernel **k,
                    const isa_variant **v);
 
-/* k's args valid for a message of size bytes (at least its min_len)?
- * Returns 0, or -1 after a usage error saying why not. */
+/* kernel_check, as a usage error. Returns 0, or -1 after saying why not. */
 int check_kernel_args(const kernel *k, const kernel_args *a, size_t size);
 
 /* chacha-opt's rule: a variant that disagrees with generic is not timed.

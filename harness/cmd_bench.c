@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../kernels/kernel.h"
+#include "../kernels/registry.h"
 #include "args.h"
 #include "commands.h"
 #include "gbench.h"
@@ -28,7 +28,6 @@
 #include "timer.h"
 
 #define MAX_SIZES 64
-#define MAX_SIZE (1u << 30)
 #define MAX_GB_ARGS 64
 /* PMU counters are read over a pass of this many batches of their own after
  * the sampling, so the sampler's bookkeeping is not in them. */
@@ -89,14 +88,15 @@ static int next_item(const char **p, char *buf, size_t len)
 
 static int parse_sizes(bench_options *o, const char *list)
 {
-    char item[32];
+    char item[32], q[96];
     uint64_t size;
     o->n_sizes = 0;
     for (const char *p = list; p;) {
         if (next_item(&p, item, sizeof item) || o->n_sizes == MAX_SIZES ||
-            parse_u64(item, &size) || size < 1 || size > MAX_SIZE) {
+            parse_u64(item, &size) || size < 1 || size > CLI_MAX_SIZE) {
             usage_error("--sizes must be up to %d comma-separated byte counts "
-                        "from 1 to %u (got '%s')", MAX_SIZES, MAX_SIZE, list);
+                        "from 1 to %u (got %s)", MAX_SIZES, CLI_MAX_SIZE,
+                        cli_quote(list, q, sizeof q));
             return -1;
         }
         o->sizes[o->n_sizes++] = (size_t)size;
@@ -149,21 +149,6 @@ static int parse_cpu(bench_options *o, const char *value)
     return 0;
 }
 
-/* A number of seconds, at least 0, or above 0 when positive is set. */
-static int parse_seconds(const char *value, double *out, int positive)
-{
-    char *end;
-    double v = strtod(value, &end);
-    if (end != value && !*end && v >= 0 && v <= 1e6 && (!positive || v > 0)) {
-        *out = v;
-        return 0;
-    }
-    usage_error("'%s' is not a number of seconds%s", value,
-                positive ? " above 0 (e.g. --max-time=0.5)"
-                         : " (e.g. --benchmark_min_time=2)");
-    return -1;
-}
-
 static int parse_gb_flag(bench_options *o, char *arg)
 {
     const char *value;
@@ -182,7 +167,7 @@ static int parse_gb_flag(bench_options *o, char *arg)
     } else if (arg_value(arg, "--benchmark_min_time", &value)) {
         /* Each benchmark samples at least this long; the library's own
          * minimum time stays at nothing (gb_initialize). */
-        if (parse_seconds(value, &o->min_time, 0))
+        if (parse_seconds("--benchmark_min_time", value, &o->min_time))
             return -1;
     } else if (o->n_gb_args == MAX_GB_ARGS) {
         usage_error("too many --benchmark_* flags (at most %d)", MAX_GB_ARGS);
@@ -228,7 +213,7 @@ static int parse_options(bench_options *o, int argc, char **argv)
         else if (!strcmp(arg, "--decrypt"))
             o->decrypt = 1;
         else if (arg_value(arg, "--max-time", &value))
-            rc = parse_seconds(value, &o->max_time, 1);
+            rc = parse_seconds("--max-time", value, &o->max_time);
         else if (arg_value(arg, "--results-dir", &value)) {
             o->results_dir = value;
             if (!*value) {
@@ -340,7 +325,7 @@ static void encrypt_in_place(const kernel *k, const isa_variant *v,
                              kernel_args a, uint8_t *buf, size_t len,
                              uint8_t *out)
 {
-    a.decrypt = 0;
+    a.decrypt = (kernel_value){ 0 };
     k->run(k, v, &a, buf, len, out);
     memcpy(buf, out, len * kernel_batch(k));
 }
@@ -357,16 +342,15 @@ static void bench_kernel(gb_state *s, void *arg)
     size_t batch = kernel_batch(k);
     timed_kernel t = { .c = c, .a = c->args };
     uint8_t *in = kernel_buffer(c->len * batch);
-    uint8_t *out = kernel_buffer(k->out_len(k, &c->args, c->len) * batch);
+    uint8_t *out = kernel_buffer(kernel_out_len(k, &c->args, c->len) * batch);
     sampler_source source = { time_calls, tsc_now, &t };
     sampler_result r;
     double pmu_per_call[PMU_MAX_EVENTS];
     int sampled = -1, pmu_rc = 0;
     cpu_clear_upper_state(); /* whatever the last benchmark left */
     if (in && out) {
-        for (size_t i = 0; i < c->len * batch; i++)
-            in[i] = (uint8_t)(i * 131 + 7);
-        if (t.a.decrypt)
+        kernel_fill_message(in, c->len * batch);
+        if (t.a.decrypt.set)
             encrypt_in_place(k, c->v, t.a, in, c->len, out);
         kernel_prepare(k, c->v, &t.a);
         t.in = in;
@@ -408,10 +392,9 @@ static int refused(const kernel *k, const isa_variant *v, char *why,
                    size_t whylen)
 {
     char err[256];
-    const char *missing = k->unavailable ? k->unavailable(k) : NULL;
-    if (missing)
-        snprintf(why, whylen, "%s", missing);
-    else if (!kernel_variant_usable(k, v))
+    if (k->unavailable && k->unavailable(k))
+        snprintf(why, whylen, "%s", k->unavailable(k));
+    else if (kernel_variant_refusal(k, v, err, sizeof err))
         snprintf(why, whylen, "unsupported on this CPU");
     else if (kernel_self_test(k, v, err, sizeof err) != 0)
         snprintf(why, whylen, "self-test failed, not timed: %s", err);
@@ -443,10 +426,10 @@ static size_t count_candidates(const bench_options *o)
 static int decryption_timeable(const kernel *k, const kernel_args *a,
                                size_t len, char *why, size_t whylen)
 {
-    if (!(k->options & KOPT_DECRYPT))
+    if (!kernel_spec_find(k, KOPT_DECRYPT))
         snprintf(why, whylen, "no separate decryption: the same operation "
                  "as timed without --decrypt");
-    else if (k->out_len(k, a, len) != len)
+    else if (kernel_out_len(k, a, len) != len)
         snprintf(why, whylen, "decryption takes a ciphertext and tag, not "
                  "timed by --decrypt");
     else
@@ -475,7 +458,7 @@ static size_t add_sizes(const bench_options *o, const kernel *k,
         c->len = o->sizes[i];
         c->size_rank = i;
         c->group = registry_index(k->reference ? k->reference : k);
-        k->bench_args(k, &c->args);
+        kernel_bench_args(k, &c->args);
         snprintf(c->name, sizeof c->name, "%s@%s/%zu", k->name, v->isa,
                  c->len);
         if (o->decrypt && !decryption_timeable(k, &c->args, c->len, err,
@@ -483,8 +466,8 @@ static size_t add_sizes(const bench_options *o, const kernel *k,
             note_skipped(skipped, skipped_len, c->name, err);
             continue;
         }
-        c->args.decrypt = o->decrypt;
-        if (k->check(k, &c->args, c->len, err, sizeof err)) {
+        c->args.decrypt.set = o->decrypt;
+        if (kernel_check(k, &c->args, c->len, err, sizeof err)) {
             snprintf(what, sizeof what, "%s", c->name);
             note_skipped(skipped, skipped_len, what, err);
             continue;

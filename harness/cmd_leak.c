@@ -25,7 +25,6 @@
 #include "sysctl.h"
 
 #define DEFAULT_SIZE 64
-#define MAX_MEASUREMENTS 1000000000000ull
 /* Bytes of inputs prepared per batch, within these counts of slots: a
  * batch stays in the caches without being so short that preparing it is
  * most of the run. */
@@ -49,67 +48,24 @@ typedef struct leak_options {
 
 /* Options */
 
-static int parse_secret(const char *s, secret_kind *out)
-{
-    for (int i = 0; i < 2; i++)
-        if (!strcmp(s, secret_names[i])) {
-            *out = (secret_kind)i;
-            return 0;
-        }
-    usage_error("--secret must be key or input (got '%s')", s);
-    return -1;
-}
-
-static int parse_measurements(const char *s, uint64_t *out)
-{
-    if (parse_u64(s, out) || *out < 1 || *out > MAX_MEASUREMENTS) {
-        usage_error("--measurements must be a count from 1 to %llu (got "
-                    "'%s')", MAX_MEASUREMENTS, s);
-        return -1;
-    }
-    return 0;
-}
-
-static int parse_option(leak_options *o, const char *arg, const char **isa)
-{
-    const char *value;
-    if (arg_value(arg, "--isa", &value)) {
-        *isa = value;
-        return 0;
-    }
-    if (arg_value(arg, "--size", &value))
-        return parse_size_arg(value, &o->size);
-    if (arg_value(arg, "--secret", &value))
-        return parse_secret(value, &o->secret);
-    if (arg_value(arg, "--measurements", &value))
-        return parse_measurements(value, &o->budget.measurements);
-    if (arg_value(arg, "--seconds", &value))
-        return parse_seconds_arg(value, &o->budget.seconds);
-    usage_error("leak: unexpected '%s' (usage: leak <kernel>[@isa] "
-                "[--isa=NAME] [--size=N] [--secret=key|input] "
-                "[--measurements=N] [--seconds=S])", arg);
-    return -1;
-}
-
 static int parse_options(leak_options *o, int argc, char **argv)
 {
-    const char *spec = NULL, *isa = NULL;
-    o->size = DEFAULT_SIZE;
-    for (int i = 0; i < argc; i++) {
-        if (argv[i][0] != '-' && !spec)
-            spec = argv[i];
-        else if (parse_option(o, argv[i], &isa))
-            return -1;
+    cli_request r;
+    int rc = cli_parse(CLI_LEAK, argc, argv, &r);
+    if (rc == 0) {
+        *o = (leak_options){
+            .k = r.k, .v = r.v,
+            .size = r.size.set ? (size_t)r.size.num : DEFAULT_SIZE,
+            .secret = r.secret.set && !strcmp(r.secret.text, "key")
+                          ? SECRET_KEY : SECRET_INPUT,
+            .budget = { r.measurements.num, r.seconds.seconds },
+        };
+        if (!r.measurements.set && !r.seconds.set)
+            o->budget = (leak_budget){ LEAK_DEFAULT_MEASUREMENTS,
+                                       LEAK_DEFAULT_SECONDS };
     }
-    if (!spec) {
-        usage_error("leak needs a kernel: leak <kernel>[@isa] (see "
-                    "'cyclebench list')");
-        return -1;
-    }
-    if (!o->budget.measurements && !o->budget.seconds)
-        o->budget = (leak_budget){ LEAK_DEFAULT_MEASUREMENTS,
-                                   LEAK_DEFAULT_SECONDS };
-    return select_variant(spec, isa, &o->k, &o->v);
+    cli_free(&r);
+    return rc;
 }
 
 /* The kernel as a leak_target: a batch of slots, each with its own
@@ -126,8 +82,7 @@ typedef struct kernel_slots {
 /* The per-message inputs the input class varies with the message. */
 static size_t public_input_bytes(const kernel_args *a)
 {
-    return (a->has_nonce ? a->nonce_len : 0) + (a->has_iv ? a->iv_len : 0) +
-           (a->has_tweak ? a->tweak_len : 0);
+    return a->nonce.len + a->iv.len + a->tweak.len;
 }
 
 /* Slot i's args: the base with its secret bytes in place of the base's. */
@@ -137,16 +92,16 @@ static void point_slot(kernel_slots *s, size_t i)
     uint8_t *p = s->secrets + i * s->secret_bytes;
     *a = s->base;
     if (s->o->secret == SECRET_KEY) {
-        a->key = p;
+        a->key.bytes = p;
         a->prepared = NULL;
         return;
     }
-    if (a->has_nonce)
-        a->nonce = p, p += a->nonce_len;
-    if (a->has_iv)
-        a->iv = p, p += a->iv_len;
-    if (a->has_tweak)
-        a->tweak = p;
+    if (a->nonce.set)
+        a->nonce.bytes = p, p += a->nonce.len;
+    if (a->iv.set)
+        a->iv.bytes = p, p += a->iv.len;
+    if (a->tweak.set)
+        a->tweak.bytes = p;
 }
 
 static void fill(uint8_t *p, size_t n, int cls, const uint8_t *fixed)
@@ -169,7 +124,7 @@ static void prepare_slot(void *ctx, size_t i, int cls)
         fill(secret, s->secret_bytes, cls, NULL);
         return;
     }
-    fill(secret, s->secret_bytes, cls, s->base.key);
+    fill(secret, s->secret_bytes, cls, s->base.key.bytes);
     kernel_release(o->k, &s->args[i]);
     kernel_prepare(o->k, o->v, &s->args[i]);
 }
@@ -200,19 +155,20 @@ static int make_slots(kernel_slots *s, const leak_options *o)
     size_t batch = kernel_batch(k);
     *s = (kernel_slots){ .o = o, .message_bytes = o->size * batch };
     kernel_keyed_args(k, &s->base);
-    s->secret_bytes = o->secret == SECRET_KEY ? s->base.key_len
+    s->secret_bytes = o->secret == SECRET_KEY ? s->base.key.len
                                               : public_input_bytes(&s->base);
     s->n = BATCH_BYTES / (s->message_bytes + s->secret_bytes);
     s->n = s->n < MIN_SLOTS ? MIN_SLOTS : s->n > MAX_SLOTS ? MAX_SLOTS : s->n;
     s->args = calloc(s->n, sizeof *s->args);
     s->messages = kernel_buffer(s->n * s->message_bytes);
     s->secrets = malloc(s->n * s->secret_bytes + 1);
-    s->out = kernel_buffer(k->out_len(k, &s->base, o->size) * batch);
+    s->out = kernel_buffer(kernel_out_len(k, &s->base, o->size) * batch);
     if (!s->args || !s->messages || !s->secrets || !s->out)
         return -1;
     /* The key class's message: the same fixed bytes in every slot. */
-    for (size_t i = 0; i < s->n * s->message_bytes; i++)
-        s->messages[i] = (uint8_t)(i % s->message_bytes * 131 + 7);
+    for (size_t i = 0; i < s->n; i++)
+        kernel_fill_message(s->messages + i * s->message_bytes,
+                            s->message_bytes);
     if (o->secret == SECRET_INPUT)
         kernel_prepare(k, o->v, &s->base);
     for (size_t i = 0; i < s->n; i++)
@@ -226,7 +182,7 @@ static int check_options(const leak_options *o)
 {
     kernel_args a;
     kernel_keyed_args(o->k, &a);
-    if (o->secret == SECRET_KEY && !a.has_key) {
+    if (o->secret == SECRET_KEY && !a.key.set) {
         usage_error("%s takes no key: use --secret=input", o->k->name);
         return -1;
     }

@@ -21,6 +21,7 @@
 #include "args.h"
 #include "commands.h"
 #include "gbench.h"
+#include "json_out.h"
 #include "pmu.h"
 #include "sysctl.h"
 #include "timer.h"
@@ -52,35 +53,17 @@ typedef struct loop_result {
 
 static int parse_options(run_options *o, int argc, char **argv)
 {
-    const char *value, *spec = NULL, *isa = NULL;
-    o->size = DEFAULT_SIZE;
-    o->seconds = DEFAULT_SECONDS;
-    for (int i = 0; i < argc; i++) {
-        int rc = 0;
-        if (arg_value(argv[i], "--isa", &value))
-            isa = value;
-        else if (arg_value(argv[i], "--size", &value))
-            rc = parse_size_arg(value, &o->size);
-        else if (arg_value(argv[i], "--seconds", &value))
-            rc = parse_seconds_arg(value, &o->seconds);
-        else if (!strcmp(argv[i], "--stages"))
-            o->stages = 1;
-        else if (argv[i][0] == '-' || spec) {
-            usage_error("run: unexpected '%s' (usage: run <kernel>[@isa] "
-                        "[--isa=NAME] [--size=N] [--seconds=S] [--stages])",
-                        argv[i]);
-            rc = -1;
-        } else
-            spec = argv[i];
-        if (rc)
-            return -1;
-    }
-    if (!spec) {
-        usage_error("run needs a kernel: run <kernel>[@isa] (see 'cyclebench "
-                    "list')");
-        return -1;
-    }
-    return select_variant(spec, isa, &o->k, &o->v);
+    cli_request r;
+    int rc = cli_parse(CLI_RUN, argc, argv, &r);
+    if (rc == 0)
+        *o = (run_options){
+            .k = r.k, .v = r.v,
+            .size = r.size.set ? (size_t)r.size.num : DEFAULT_SIZE,
+            .seconds = r.seconds.set ? r.seconds.seconds : DEFAULT_SECONDS,
+            .stages = r.stages.set,
+        };
+    cli_free(&r);
+    return rc;
 }
 
 /* The loop */
@@ -132,20 +115,6 @@ static void run_loop(const run_options *o, const kernel_args *a,
 
 /* Output */
 
-static void print_json_string(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            printf("\\%c", *s);
-        else if ((unsigned char)*s < 0x20)
-            printf("\\u%04x", *s);
-        else
-            putchar(*s);
-    }
-    putchar('"');
-}
-
 /* Bytes one call processes: size is per message, and a batch kernel takes
  * several. */
 static double call_bytes(const run_options *o)
@@ -166,7 +135,7 @@ static void print_stages(const run_options *o, const loop_result *s,
     for (size_t i = 0; i < k->n_stages; i++) {
         double per_call = (double)s->stage_ticks[i] / (double)s->calls;
         printf("%s\n    {\"name\": ", i ? "," : "");
-        print_json_string(k->stage_names[i]);
+        json_print_string(stdout, k->stage_names[i]);
         printf(", \"tsc_ticks_per_call\": %.2f, \"tsc_cycles_per_byte\": %.4f, "
                "\"core_cycles_per_byte\": %.4f, \"percent\": %.2f}", per_call,
                per_call / call_bytes(o), per_call / call_bytes(o) * ratio,
@@ -184,9 +153,9 @@ static void print_result(const run_options *o, const loop_result *r,
     double core_per_byte = r->core_cycles >= 0 ? r->core_cycles / bytes
                                                : tsc_per_byte * t->core_tsc_ratio;
     printf("{\n  \"kernel\": ");
-    print_json_string(o->k->name);
+    json_print_string(stdout, o->k->name);
     printf(",\n  \"isa\": ");
-    print_json_string(o->v->isa);
+    json_print_string(stdout, o->v->isa);
     printf(",\n  \"size\": %zu,\n  \"bytes_per_call\": %.0f,\n"
            "  \"seconds\": %.3f,\n  \"calls\": %llu,\n"
            "  \"tsc_hz\": %.0f,\n  \"tsc_hz_source\": \"%s\",\n"
@@ -204,7 +173,7 @@ static void print_result(const run_options *o, const loop_result *r,
            tsc_per_byte * 1e9 / t->tsc_hz, r->mono_start, r->mono_end);
     for (size_t i = 0; i < o->k->n_stages; i++) {
         printf("%s", i ? ", " : "");
-        print_json_string(o->k->stage_names[i]);
+        json_print_string(stdout, o->k->stage_names[i]);
     }
     printf("]");
     if (staged)
@@ -216,7 +185,7 @@ static void print_result(const run_options *o, const loop_result *r,
 
 static int prepare_args(const run_options *o, kernel_args *a)
 {
-    o->k->bench_args(o->k, a);
+    kernel_bench_args(o->k, a);
     return check_kernel_args(o->k, a, o->size);
 }
 
@@ -225,7 +194,7 @@ static int measure(const run_options *o, kernel_args *a, pmu_group *pmu)
     const kernel *k = o->k;
     size_t batch = kernel_batch(k);
     uint8_t *in = kernel_buffer(o->size * batch);
-    uint8_t *out = kernel_buffer(k->out_len(k, a, o->size) * batch);
+    uint8_t *out = kernel_buffer(kernel_out_len(k, a, o->size) * batch);
     loop_result r, staged;
     int with_stages = o->stages && k->run_staged && k->n_stages <= MAX_STAGES;
     if (!in || !out) {
@@ -234,8 +203,7 @@ static int measure(const run_options *o, kernel_args *a, pmu_group *pmu)
         free(out);
         return 1;
     }
-    for (size_t i = 0; i < o->size * batch; i++)
-        in[i] = (uint8_t)(i * 131 + 7);
+    kernel_fill_message(in, o->size * batch);
     kernel_prepare(k, o->v, a);
     k->run(k, o->v, a, in, o->size, out);
     run_loop(o, a, in, out, 0, pmu, &r);

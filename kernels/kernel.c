@@ -1,48 +1,204 @@
 #include "kernel.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "aead/aead_kernels.h"
-#include "aes/aes_kernels.h"
-#include "blake2b/blake2b_kernels.h"
-#include "chacha/chacha_kernels.h"
-#include "external/aes_external_kernels.h"
-#include "external/external_kernels.h"
-#include "external/more_external_kernels.h"
-#include "lioness/lioness_kernels.h"
-#include "memcpy/memcpy_kernels.h"
-#include "poly1305/poly1305_kernels.h"
-#include "rc4/rc4_kernels.h"
-#include "tor/tor_kernels.h"
+#include "registry.h"
 
-/* Ours by family, then other libraries' (what users would pick instead). */
-const kernel *const kernel_registry[] = {
-    &kernel_chacha20, &kernel_chacha12, &kernel_chacha8,
-    &kernel_xchacha20, &kernel_xchacha12, &kernel_xchacha8,
-    &kernel_blake2b,
-    &kernel_lioness, &kernel_lioness12, &kernel_lioness8, &kernel_lioness_x4,
-    &kernel_aes128_ctr, &kernel_aes256_ctr, &kernel_aes128_cbc,
-    &kernel_aes256_cbc, &kernel_aes128_xts, &kernel_aes256_xts,
-    &kernel_aes128_gcm, &kernel_aes256_gcm,
-    &kernel_poly1305, &kernel_chacha20_poly1305, &kernel_xchacha20_poly1305,
-    &kernel_rc4,
-    &kernel_tor_relay_cell,
-    &kernel_memcpy,
-
-    &kernel_openssl_chacha20, &kernel_openssl_blake2b512,
-    &kernel_openssl_aes128_ctr, &kernel_openssl_aes256_ctr,
-    &kernel_openssl_aes128_cbc, &kernel_openssl_aes128_xts,
-    &kernel_openssl_aes256_xts, &kernel_openssl_aes128_gcm,
-    &kernel_openssl_aes256_gcm, &kernel_openssl_chacha20_poly1305,
-    &kernel_openssl_rc4, &kernel_openssl_des_ede3_cbc, &kernel_openssl_bf_cbc,
-    &kernel_openssl_camellia_128_cbc, &kernel_openssl_camellia_256_cbc,
-    &kernel_sodium_chacha20, &kernel_sodium_blake2b, &kernel_sodium_lioness,
-    &kernel_sodium_aes256gcm, &kernel_sodium_poly1305,
-    &kernel_sodium_chacha20poly1305_ietf, &kernel_sodium_xchacha20poly1305,
-    NULL,
+#define KERNEL_OPTION_ROW(id, field, nm, kind, big)                          \
+    [KOPT_##id] = { nm, KOPT_KIND_##kind, big, offsetof(kernel_args, field) },
+const kernel_option_info kernel_options[KOPT_COUNT] = {
+    KERNEL_OPTIONS(KERNEL_OPTION_ROW)
 };
+#undef KERNEL_OPTION_ROW
+
+kernel_value *kernel_args_value(kernel_args *a, enum kernel_option id)
+{
+    return (kernel_value *)((char *)a + kernel_options[id].offset);
+}
+
+const kernel_value *kernel_args_get(const kernel_args *a,
+                                    enum kernel_option id)
+{
+    return (const kernel_value *)((const char *)a +
+                                  kernel_options[id].offset);
+}
+
+/* What an external kernel leaves unset is its reference's. */
+static const kernel *defining(const kernel *k)
+{
+    return k->reference && !k->args[0].option ? k->reference : k;
+}
+
+const kernel_arg *kernel_spec(const kernel *k)
+{
+    return defining(k)->args;
+}
+
+const kernel_arg *kernel_spec_find(const kernel *k, enum kernel_option id)
+{
+    for (const kernel_arg *arg = kernel_spec(k); arg->option; arg++)
+        if (arg->option == id)
+            return arg;
+    return NULL;
+}
+
+size_t kernel_min_len(const kernel *k)
+{
+    return k->min_len || !k->reference ? k->min_len : k->reference->min_len;
+}
+
+static const char *min_len_why(const kernel *k)
+{
+    return k->min_len || !k->reference ? k->min_len_why
+                                       : k->reference->min_len_why;
+}
+
+size_t kernel_batch(const kernel *k)
+{
+    size_t batch = k->batch || !k->reference ? k->batch : k->reference->batch;
+    return batch ? batch : 1;
+}
+
+size_t kernel_tag_len(const kernel *k)
+{
+    return k->tag_len || !k->reference ? k->tag_len : k->reference->tag_len;
+}
+
+size_t kernel_out_len(const kernel *k, const kernel_args *a, size_t len)
+{
+    const kernel *owner = k->out_len || !k->reference ? k : k->reference;
+    size_t tag = kernel_tag_len(k);
+    if (owner->out_len)
+        return owner->out_len(owner, a, len);
+    if (!a->decrypt.set)
+        return len + tag;
+    return len >= tag ? len - tag : 0;
+}
+
+void kernel_bench_args(const kernel *k, kernel_args *a)
+{
+    const kernel *owner = k->bench_args || !k->reference ? k : k->reference;
+    owner->bench_args(owner, a);
+}
+
+static int accepts(const kernel_arg *arg, uint64_t v)
+{
+    if (arg->n_values == 0)
+        return v >= arg->min && v <= arg->max;
+    for (size_t i = 0; i < arg->n_values; i++)
+        if (arg->values[i] == v)
+            return 1;
+    return 0;
+}
+
+void kernel_describe_accepted(const kernel_arg *arg, char *buf, size_t len)
+{
+    int hex = kernel_options[arg->option].kind == KOPT_KIND_HEX;
+    const char *unit = hex ? " bytes" : "";
+    size_t used = 0;
+    buf[0] = '\0';
+    if (arg->n_values == 0 && arg->min == 0 && arg->max == UINT64_MAX)
+        used = (size_t)snprintf(buf, len, hex ? "any length" : "any value");
+    else if (arg->n_values == 0)
+        used = (size_t)snprintf(buf, len, "%" PRIu64 " to %" PRIu64 "%s",
+                                arg->min, arg->max, unit);
+    else
+        for (size_t i = 0; i < arg->n_values && used < len; i++)
+            used += (size_t)snprintf(
+                buf + used, len - used, "%s%" PRIu64 "%s",
+                i == 0 ? "" : i + 1 == arg->n_values ? " or " : ", ",
+                arg->values[i], i + 1 == arg->n_values ? unit : "");
+    if (arg->note && used < len)
+        snprintf(buf + used, len - used, " (%s)", arg->note);
+}
+
+/* The one message for an option missing or out of what it accepts. */
+static int refuse_value(const kernel *k, const kernel_arg *arg,
+                        const kernel_value *v, char *err, size_t errlen)
+{
+    char accepted[160], got[48] = "";
+    kernel_describe_accepted(arg, accepted, sizeof accepted);
+    if (v->set)
+        snprintf(got, sizeof got, " (got %" PRIu64 ")",
+                 kernel_options[arg->option].kind == KOPT_KIND_HEX
+                     ? (uint64_t)v->len : v->num);
+    snprintf(err, errlen, "%s needs --%s of %s%s", k->name,
+             kernel_options[arg->option].name, accepted, got);
+    return -1;
+}
+
+static int check_spec(const kernel *k, const kernel_args *a, char *err,
+                      size_t errlen)
+{
+    for (int id = 1; id < KOPT_COUNT; id++) {
+        const kernel_value *v = kernel_args_get(a, (enum kernel_option)id);
+        const kernel_arg *arg = kernel_spec_find(k, (enum kernel_option)id);
+        if (!arg && v->set) {
+            snprintf(err, errlen, "%s does not take --%s", k->name,
+                     kernel_options[id].name);
+            return -1;
+        }
+        if (!arg || (!v->set && !arg->required))
+            continue;
+        uint64_t got = kernel_options[id].kind == KOPT_KIND_HEX ? v->len : v->num;
+        if (!v->set || !accepts(arg, got))
+            return refuse_value(k, arg, v, err, errlen);
+    }
+    return 0;
+}
+
+int kernel_check(const kernel *k, const kernel_args *a, size_t len,
+                 char *err, size_t errlen)
+{
+    size_t min = kernel_min_len(k);
+    const char *why = min_len_why(k);
+    if (check_spec(k, a, err, errlen))
+        return -1;
+    if (a->decrypt.set && len < kernel_tag_len(k)) {
+        snprintf(err, errlen, "%s --decrypt reads the ciphertext then its "
+                 "%zu-byte tag: at least %zu bytes (got %zu)", k->name,
+                 kernel_tag_len(k), kernel_tag_len(k), len);
+        return -1;
+    }
+    if (len < min) {
+        snprintf(err, errlen, "%s needs a message of at least %zu bytes (got "
+                 "%zu)%s%s", k->name, min, len, why ? ": " : "",
+                 why ? why : "");
+        return -1;
+    }
+    if (k->reference && k->reference->check &&
+        k->reference->check(k, a, len, err, errlen))
+        return -1;
+    return k->check ? k->check(k, a, len, err, errlen) : 0;
+}
+
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+long kernel_hex_decode(const char *hex, uint8_t *out, size_t cap)
+{
+    size_t n = strlen(hex);
+    if (n % 2 || n / 2 > cap)
+        return -1;
+    for (size_t i = 0; i < n / 2; i++) {
+        int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
+        if (hi < 0 || lo < 0)
+            return -1;
+        out[i] = (uint8_t)(hi << 4 | lo);
+    }
+    return (long)(n / 2);
+}
 
 uint8_t *kernel_buffer(size_t len)
 {
@@ -50,11 +206,10 @@ uint8_t *kernel_buffer(size_t len)
     return aligned_alloc(64, rounded ? rounded : 64);
 }
 
-size_t kernel_same_length(const kernel *k, const kernel_args *a, size_t len)
+void kernel_fill_message(uint8_t *p, size_t len)
 {
-    (void)k;
-    (void)a;
-    return len;
+    for (size_t i = 0; i < len; i++)
+        p[i] = (uint8_t)(i * 131 + 7);
 }
 
 const kernel *kernel_find(const char *name)
@@ -100,18 +255,13 @@ static const size_t self_test_lengths[] = {
     1023, 1024, 1025, 2047, 2049, 4096,
 };
 
-size_t kernel_batch(const kernel *k)
-{
-    return k->batch ? k->batch : 1;
-}
-
 static int compare_on_length(const kernel *k, const isa_variant *v,
                              const kernel *ref_k, const kernel_args *a,
                              size_t len, char *err, size_t errlen)
 {
     const isa_variant *ref = kernel_generic_variant(ref_k);
     size_t batch = kernel_batch(k);
-    size_t out_len = k->out_len(k, a, len) * batch;
+    size_t out_len = kernel_out_len(k, a, len) * batch;
     uint8_t *in = malloc(len * batch + 1), *want = malloc(out_len + 1),
             *got = malloc(out_len + 1);
     int rc = -1;
@@ -142,7 +292,7 @@ int kernel_check_known_answer(const kernel *k, const isa_variant *v,
                               const char *source, char *err, size_t errlen)
 {
     uint8_t *got = malloc(want_len + 1);
-    int ok = got && k->out_len(k, a, len) * kernel_batch(k) == want_len &&
+    int ok = got && kernel_out_len(k, a, len) * kernel_batch(k) == want_len &&
              k->run(k, v, a, in, len, got) == 0 &&
              memcmp(got, want, want_len) == 0;
     free(got);
@@ -186,17 +336,30 @@ static const uint8_t fixed_key[32] = "cyclebench fixed secret key.....";
 
 void kernel_keyed_args(const kernel *k, kernel_args *a)
 {
-    k->bench_args(k, a);
-    if ((k->options & KOPT_KEY) && !a->has_key) {
-        a->key = fixed_key;
-        a->key_len = sizeof fixed_key;
-        a->has_key = 1;
-    }
+    kernel_bench_args(k, a);
+    if (kernel_spec_find(k, KOPT_KEY) && !a->key.set)
+        a->key = KERNEL_BYTES(fixed_key, sizeof fixed_key);
+}
+
+const char *kernel_variant_refusal(const kernel *k, const isa_variant *v,
+                                   char *buf, size_t len)
+{
+    char missing[160];
+    const char *why = k->unavailable ? k->unavailable(k) : NULL;
+    if (why)
+        snprintf(buf, len, "%s", why);
+    else if (!cpu_supports(v->required)) {
+        cpu_describe(v->required & ~cpu_features(), missing, sizeof missing);
+        snprintf(buf, len, "the CPU lacks %s", missing);
+    } else
+        return NULL;
+    return buf;
 }
 
 int kernel_variant_usable(const kernel *k, const isa_variant *v)
 {
-    return cpu_supports(v->required) && !(k->unavailable && k->unavailable(k));
+    char why[256];
+    return kernel_variant_refusal(k, v, why, sizeof why) == NULL;
 }
 
 int kernel_self_test(const kernel *k, const isa_variant *v, char *err,
@@ -204,19 +367,20 @@ int kernel_self_test(const kernel *k, const isa_variant *v, char *err,
 {
     const kernel *ref_k = k->reference ? k->reference : k;
     kernel_args a;
-    if (!kernel_variant_usable(k, v)) {
-        snprintf(err, errlen, "%s@%s cannot run on this machine", k->name,
-                 v->isa);
+    char why[256];
+    if (kernel_variant_refusal(k, v, why, sizeof why)) {
+        snprintf(err, errlen, "%s@%s cannot run here: %s", k->name, v->isa,
+                 why);
         return -1;
     }
     if (k->known_answer && k->known_answer(k, v, err, errlen))
         return -1;
-    k->bench_args(k, &a);
+    kernel_bench_args(k, &a);
     for (size_t i = 0; i < sizeof self_test_lengths / sizeof *self_test_lengths; i++) {
         size_t len = self_test_lengths[i];
         /* Lengths the kernel refuses (under LIONESS's 41 bytes, partial
          * blocks for a CBC cipher) are never run, so are not compared. */
-        if (len < k->min_len || k->check(k, &a, len, err, errlen) != 0)
+        if (kernel_check(k, &a, len, err, errlen) != 0)
             continue;
         if (compare_on_length(k, v, ref_k, &a, len, err, errlen))
             return -1;

@@ -1,8 +1,8 @@
-/* The kernel registry: what `list`, `kat`, the tests and the benchmarks walk.
- *
- * A kernel is a named operation over a message ("chacha20", "blake2b")
- * backed by one primitive's implementation table. Its ISA variants are the
- * rows of that table; a kernel never keeps a list of its own. */
+/* A kernel: a named operation over a message ("chacha20", "blake2b")
+ * backed by one primitive's implementation table, and the arguments it
+ * takes, stated once in its descriptor. `list`, `kat`, the tests and the
+ * benchmarks all walk kernel_registry (registry.h); a kernel's ISA
+ * variants are the rows of its table, never a list of its own. */
 #ifndef CYCLEBENCH_KERNEL_H
 #define CYCLEBENCH_KERNEL_H
 
@@ -10,6 +10,58 @@
 #include <stdint.h>
 
 #include "cpu.h"
+
+/* Every option a kernel may take, one row each:
+ *   X(ID, field, "name", kind, largest)
+ * kind HEX is bytes given in hex; NUMBER a decimal from 0 to largest; FLAG
+ * present or not. The row makes KOPT_ID, the field kernel_args.field and
+ * the command-line option --name; which kernels take it, and which lengths
+ * or values each accepts, their descriptors say (kernel.args). */
+#define KERNEL_OPTIONS(X)                                                    \
+    X(KEY, key, "key", HEX, 0)                                               \
+    X(NONCE, nonce, "nonce", HEX, 0)                                         \
+    X(IV, iv, "iv", HEX, 0)                                                  \
+    X(AAD, aad, "aad", HEX, 0)                                               \
+    X(TWEAK, tweak, "tweak", HEX, 0)                                         \
+    X(COUNTER, counter, "counter", NUMBER, UINT64_MAX)                       \
+    X(SECTOR, sector, "sector", NUMBER, UINT64_MAX)                          \
+    X(OUTLEN, outlen, "outlen", NUMBER, 1u << 20)                            \
+    X(ROUNDS, rounds, "rounds", NUMBER, 1000)                                \
+    X(DECRYPT, decrypt, "decrypt", FLAG, 1)
+
+#define KERNEL_OPTION_ID(id, field, name, kind, largest) KOPT_##id,
+enum kernel_option {
+    KOPT_NONE, /* ends a kernel's argument list */
+    KERNEL_OPTIONS(KERNEL_OPTION_ID)
+    KOPT_COUNT
+};
+#undef KERNEL_OPTION_ID
+
+typedef enum kernel_option_kind {
+    KOPT_KIND_HEX,
+    KOPT_KIND_NUMBER,
+    KOPT_KIND_FLAG,
+} kernel_option_kind;
+
+/* One option as the command line names it. */
+typedef struct kernel_option_info {
+    const char *name; /* without the leading "--" */
+    kernel_option_kind kind;
+    uint64_t largest; /* NUMBER: the largest value parsed */
+    size_t offset;    /* of its kernel_value in kernel_args */
+} kernel_option_info;
+
+/* Indexed by enum kernel_option; [KOPT_NONE] is all zeros. */
+extern const kernel_option_info kernel_options[KOPT_COUNT];
+
+/* An option's value: bytes (HEX), a number (NUMBER), or only whether it
+ * was given (FLAG). Unset, every field is zero. */
+typedef struct kernel_value {
+    int set;
+    const uint8_t *bytes;
+    size_t len;
+    uint64_t num;
+} kernel_value;
 
 /* Bytes of a kernel's prepared state that derive from its key. */
 typedef struct kernel_region {
@@ -21,33 +73,11 @@ typedef struct kernel_region {
  * the chaining value and the buffered key block. */
 #define KERNEL_MAX_SECRET_REGIONS 8
 
-/* Options of `kat`, also filled with fixed values for benchmarks. A field is
- * meaningful only when its has_ flag is set. */
+/* A kernel's options: from `kat`'s command line, or fixed values for
+ * benchmarks (bench_args). */
+#define KERNEL_OPTION_FIELD(id, field, name, kind, largest) kernel_value field;
 typedef struct kernel_args {
-    const uint8_t *key;
-    size_t key_len;
-    int has_key;
-    const uint8_t *nonce;
-    size_t nonce_len;
-    int has_nonce;
-    uint64_t counter;
-    int has_counter;
-    size_t outlen;
-    int has_outlen;
-    unsigned rounds;
-    int has_rounds;
-    const uint8_t *iv;
-    size_t iv_len;
-    int has_iv;
-    const uint8_t *aad;
-    size_t aad_len;
-    int has_aad;
-    const uint8_t *tweak;
-    size_t tweak_len;
-    int has_tweak;
-    uint64_t sector;
-    int has_sector;
-    int decrypt;
+    KERNEL_OPTIONS(KERNEL_OPTION_FIELD)
     /* Per-key state from kernel_prepare (LIONESS's expanded key), so that
      * timing covers the per-message work only; NULL means run() sets up
      * for itself. */
@@ -61,35 +91,81 @@ typedef struct kernel_args {
     kernel_region secret[KERNEL_MAX_SECRET_REGIONS];
     size_t n_secret;
 } kernel_args;
+#undef KERNEL_OPTION_FIELD
 
-/* The options a kernel's kat accepts; anything else is refused by name. */
-enum kernel_option {
-    KOPT_KEY = 1u << 0,
-    KOPT_NONCE = 1u << 1,
-    KOPT_COUNTER = 1u << 2,
-    KOPT_OUTLEN = 1u << 3,
-    KOPT_ROUNDS = 1u << 4,
-    KOPT_DECRYPT = 1u << 5,
-    KOPT_IV = 1u << 6,
-    KOPT_AAD = 1u << 7,
-    KOPT_TWEAK = 1u << 8,
-    KOPT_SECTOR = 1u << 9,
-};
+/* Values for bench_args and tests: (kernel_args){ .key = KERNEL_BYTES(k,
+ * 32), .counter = KERNEL_NUMBER(0), .decrypt = KERNEL_FLAG }. */
+#define KERNEL_BYTES(p, n) ((kernel_value){ .set = 1, .bytes = (p), .len = (n) })
+#define KERNEL_NUMBER(n) ((kernel_value){ .set = 1, .num = (n) })
+#define KERNEL_FLAG ((kernel_value){ .set = 1 })
+
+/* The value of option id in a. */
+kernel_value *kernel_args_value(kernel_args *a, enum kernel_option id);
+const kernel_value *kernel_args_get(const kernel_args *a,
+                                    enum kernel_option id);
+
+/* One option a kernel takes, and what it accepts: the byte lengths of a
+ * HEX option, the values of a NUMBER. Either a list (n_values > 0) or the
+ * range min..max. Write them with the KARG_ macros below. */
+#define KERNEL_MAX_VALUES 4
+typedef struct kernel_arg {
+    enum kernel_option option;
+    int required;
+    size_t n_values;
+    uint64_t values[KERNEL_MAX_VALUES];
+    uint64_t min, max;
+    /* Words after the accepted lengths in messages ("the data key then the
+     * tweak key"); NULL for none. */
+    const char *note;
+} kernel_arg;
+
+#define KARG_VALUES_(...)                                                    \
+    .values = { __VA_ARGS__ },                                               \
+    .n_values = sizeof((uint64_t[]){ __VA_ARGS__ }) / sizeof(uint64_t)
+/* { KARG_NEEDS(KEY, 16, 32) }: required, one of these lengths or values;
+ * KARG_TAKES the same when optional; _RANGE from lo to hi; KARG_TAKES_ANY
+ * whatever the option parses (a flag, an AAD of any length). Follow with
+ * .note = "..." inside the braces to add words to messages. */
+#define KARG_NEEDS(opt, ...)                                                 \
+    .option = KOPT_##opt, .required = 1, KARG_VALUES_(__VA_ARGS__)
+#define KARG_TAKES(opt, ...) .option = KOPT_##opt, KARG_VALUES_(__VA_ARGS__)
+#define KARG_NEEDS_RANGE(opt, lo, hi)                                        \
+    .option = KOPT_##opt, .required = 1, .min = (lo), .max = (hi)
+#define KARG_TAKES_RANGE(opt, lo, hi)                                        \
+    .option = KOPT_##opt, .min = (lo), .max = (hi)
+#define KARG_TAKES_ANY(opt) .option = KOPT_##opt, .max = UINT64_MAX
+
+#define KERNEL_MAX_ARGS 8
 
 typedef struct kernel kernel;
 
 struct kernel {
     const char *name;          /* as typed on the command line */
-    const char *primitive;     /* family, for grouping in reports */
+    const char *family;        /* for grouping in reports */
     const isa_variant *table;  /* first row of the implementation table */
     size_t row_size;           /* sizeof one row of that table */
     unsigned param;            /* kernel-specific, e.g. ChaCha rounds */
 
-    /* Validate args for a message of len bytes. Returns 0, or writes a
-     * one-line reason (naming the fix) into err and returns nonzero. */
+    /* The options the kernel takes and what each accepts, ended by
+     * KOPT_NONE (all zeros). kernel_check enforces them with one message
+     * for every kernel; kat refuses any other option. */
+    kernel_arg args[KERNEL_MAX_ARGS];
+    /* Shortest message run() accepts (LIONESS: 41 bytes), and why, for
+     * the message (NULL: none). Self-tests and benchmarks leave shorter
+     * lengths out. */
+    size_t min_len;
+    const char *min_len_why;
+    /* An AEAD's tag, after the ciphertext: encryption writes len + tag_len
+     * bytes, --decrypt reads them and needs at least tag_len. 0: none. */
+    size_t tag_len;
+    /* Optional: constraints no table states (ChaCha's 32-bit counter wrap,
+     * GCM's length limit, XTS's tweak-or-sector), on args that kernel_check
+     * has already checked against args[]. Returns 0, or writes a one-line
+     * reason (naming the fix) into err and returns nonzero. */
     int (*check)(const kernel *k, const kernel_args *a, size_t len,
                  char *err, size_t errlen);
-    /* Bytes run() writes for a message of len bytes. */
+    /* Bytes run() writes for a message of len bytes; NULL: len, with the
+     * tag added or taken off. */
     size_t (*out_len)(const kernel *k, const kernel_args *a, size_t len);
     /* Run on checked args. Returns 0, or 1 when authentication fails (no
      * output is valid then). */
@@ -99,8 +175,11 @@ struct kernel {
     void (*bench_args)(const kernel *k, kernel_args *a);
 
     /* External kernels (another library's implementation of the same
-     * operation: "openssl:chacha20") name the kernel of ours they must agree
-     * with; their one table row has isa "external". NULL for our own. */
+     * operation: "openssl:chacha20") name the kernel of ours they must
+     * agree with; their one table row has isa "external". NULL for our
+     * own. What an external kernel leaves unset (args, min_len, out_len,
+     * bench_args, batch) is its reference's, and the reference's check
+     * applies to it too: they compute the same thing. */
     const kernel *reference;
     /* Optional: NULL when usable, else why not (a provider that is missing).
      * An unavailable kernel is listed as unsupported and never run. */
@@ -112,8 +191,6 @@ struct kernel {
     /* Optional: per-key setup into a->prepared, and its release. */
     void (*prepare)(const kernel *k, const isa_variant *v, kernel_args *a);
     void (*release)(const kernel *k, kernel_args *a);
-    /* KOPT_* bits: the options kat accepts for this kernel. */
-    unsigned options;
     /* Optional: run() that also adds the TSC ticks of each of its stages
      * into ticks[0..n_stages-1], for profiles that split a composite kernel
      * (LIONESS: its two S passes, two H passes and copies) without perf. */
@@ -122,9 +199,6 @@ struct kernel {
                       uint8_t *out, uint64_t *ticks);
     const char *const *stage_names;
     size_t n_stages;
-    /* Shortest message run() accepts (LIONESS: 41 bytes); self-tests and
-     * benchmarks leave shorter lengths out. */
-    size_t min_len;
     /* Messages per call, 0 meaning 1: run() then gets batch messages of len
      * bytes back to back and writes their batch outputs back to back
      * (LIONESS's four-cell kernel). len, check(), out_len() and benchmark
@@ -132,19 +206,41 @@ struct kernel {
     size_t batch;
 };
 
-/* k->batch, with 0 read as 1. */
+/* What k takes and accepts (its own args, or its reference's). */
+const kernel_arg *kernel_spec(const kernel *k);
+/* The entry of option id in k's spec, or NULL when k does not take it. */
+const kernel_arg *kernel_spec_find(const kernel *k, enum kernel_option id);
+/* k's shortest message, messages per call (at least 1), output length
+ * and fixed args: its own, or its reference's. */
+size_t kernel_min_len(const kernel *k);
 size_t kernel_batch(const kernel *k);
+size_t kernel_tag_len(const kernel *k);
+size_t kernel_out_len(const kernel *k, const kernel_args *a, size_t len);
+void kernel_bench_args(const kernel *k, kernel_args *a);
+
+/* The one checker: a for a message of len bytes against k's spec (every
+ * option given is taken, every required one is there, each of an accepted
+ * length or value), k's min_len, then the check hooks. Returns 0, or
+ * writes the one-line reason into err and returns -1. */
+int kernel_check(const kernel *k, const kernel_args *a, size_t len,
+                 char *err, size_t errlen);
+
+/* What arg accepts, in words: "32 bytes", "8 or 12 bytes",
+ * "0 to 64 bytes", "8, 12 or 20", "any length". */
+void kernel_describe_accepted(const kernel_arg *arg, char *buf, size_t len);
+
+/* Hex digits into at most cap bytes at out. Returns the byte count, or -1
+ * for an odd count, a non-hex digit or more than cap bytes. */
+long kernel_hex_decode(const char *hex, uint8_t *out, size_t cap);
 
 /* A buffer for a kernel's input or output, aligned to a cache line (64
  * bytes) and rounded up to whole lines, so that timing never depends on
  * where malloc happened to put it; free() it. NULL when out of memory. */
 uint8_t *kernel_buffer(size_t len);
 
-/* out_len of every kernel whose output is as long as its input. */
-size_t kernel_same_length(const kernel *k, const kernel_args *a, size_t len);
-
-/* NULL-terminated, in the order `list` prints them. */
-extern const kernel *const kernel_registry[];
+/* The fill every harness command gives a message of len bytes: the same
+ * bytes for bench, run, leak's key class and the ctgrind driver. */
+void kernel_fill_message(uint8_t *p, size_t len);
 
 const kernel *kernel_find(const char *name);
 
@@ -176,8 +272,12 @@ void kernel_add_secret(kernel_args *a, const void *p, size_t len);
  * secret is the key (`cyclebench leak`, `make ctgrind`). */
 void kernel_keyed_args(const kernel *k, kernel_args *a);
 
-/* Nonzero when v can run here: the CPU has its features and the kernel is
- * available (external libraries may lack a provider). */
+/* NULL when v can run here, else why not, into buf: the kernel is
+ * unavailable (an external library lacks a provider) or the CPU lacks
+ * some of v's features ("the CPU lacks avx512f vaes"). */
+const char *kernel_variant_refusal(const kernel *k, const isa_variant *v,
+                                   char *buf, size_t len);
+/* Nonzero when v can run here (kernel_variant_refusal finds nothing). */
 int kernel_variant_usable(const kernel *k, const isa_variant *v);
 
 /* The gate before timing: v's known answers (if the kernel has them), then

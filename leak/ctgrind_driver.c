@@ -37,34 +37,14 @@ typedef struct driver_options {
     size_t size; /* 0: the default lengths */
 } driver_options;
 
-static int parse_option(driver_options *o, const char *arg, const char **isa)
-{
-    const char *value;
-    if (arg_value(arg, "--isa", &value)) {
-        *isa = value;
-        return 0;
-    }
-    if (arg_value(arg, "--size", &value))
-        return parse_size_arg(value, &o->size);
-    usage_error("ctgrind-driver: unexpected '%s' (usage: ctgrind-driver "
-                "<kernel>[@isa] [--isa=NAME] [--size=N])", arg);
-    return -1;
-}
-
 static int parse_options(driver_options *o, int argc, char **argv)
 {
-    const char *spec = NULL, *isa = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (argv[i][0] != '-' && !spec)
-            spec = argv[i];
-        else if (parse_option(o, argv[i], &isa))
-            return -1;
-    }
-    if (!spec) {
-        usage_error("ctgrind-driver needs a kernel (see 'cyclebench list')");
-        return -1;
-    }
-    return find_variant(spec, isa, &o->k, &o->v);
+    cli_request r;
+    int rc = cli_parse(CLI_CTGRIND, argc - 1, argv + 1, &r);
+    if (rc == 0)
+        *o = (driver_options){ r.k, r.v, r.size.set ? (size_t)r.size.num : 0 };
+    cli_free(&r);
+    return rc;
 }
 
 /* Nonzero, after saying why on stdout, when v cannot run here. Under
@@ -72,16 +52,10 @@ static int parse_options(driver_options *o, int argc, char **argv)
  * execute. */
 static int not_runnable(const kernel *k, const isa_variant *v)
 {
-    char missing[256];
-    const char *why = k->unavailable ? k->unavailable(k) : NULL;
-    if (kernel_variant_usable(k, v))
+    char why[256];
+    if (!kernel_variant_refusal(k, v, why, sizeof why))
         return 0;
-    if (why) {
-        printf("not runnable: %s\n", why);
-        return 1;
-    }
-    cpu_describe(v->required & ~cpu_features(), missing, sizeof missing);
-    printf("not runnable: the CPU lacks %s\n", missing);
+    printf("not runnable: %s\n", why);
     return 1;
 }
 
@@ -90,19 +64,19 @@ static int not_runnable(const kernel *k, const isa_variant *v)
 static uint8_t *mark_key(const kernel *k, const isa_variant *v,
                          kernel_args *a)
 {
-    uint8_t *key = malloc(a->key_len + 1);
+    uint8_t *key = malloc(a->key.len + 1);
     size_t prepared_bytes = 0;
     if (!key)
         return NULL;
-    memcpy(key, a->key, a->key_len);
-    a->key = key;
-    ct_secret(key, a->key_len);
+    memcpy(key, a->key.bytes, a->key.len);
+    a->key.bytes = key;
+    ct_secret(key, a->key.len);
     kernel_prepare(k, v, a);
     for (size_t i = 0; i < a->n_secret; i++) {
         ct_secret(a->secret[i].at, a->secret[i].len);
         prepared_bytes += a->secret[i].len;
     }
-    printf("secret: the key (%zu bytes)", a->key_len);
+    printf("secret: the key (%zu bytes)", a->key.len);
     if (a->n_secret)
         printf(" and %zu bytes of prepared key state in %zu region%s",
                prepared_bytes, a->n_secret, a->n_secret > 1 ? "s" : "");
@@ -113,15 +87,14 @@ static uint8_t *mark_key(const kernel *k, const isa_variant *v,
 static int run_once(const kernel *k, const isa_variant *v,
                     const kernel_args *a, size_t len, int secret_message)
 {
-    size_t batch = kernel_batch(k), out_len = k->out_len(k, a, len) * batch;
+    size_t batch = kernel_batch(k), out_len = kernel_out_len(k, a, len) * batch;
     uint8_t *in = kernel_buffer(len * batch), *out = kernel_buffer(out_len);
     if (!in || !out) {
         free(in);
         free(out);
         return -1;
     }
-    for (size_t i = 0; i < len * batch; i++)
-        in[i] = (uint8_t)(i * 131 + 7);
+    kernel_fill_message(in, len * batch);
     if (secret_message)
         ct_secret(in, len * batch);
     int rc = k->run(k, v, a, in, len, out);
@@ -148,8 +121,7 @@ static size_t choose_lengths(const driver_options *o, const kernel_args *a,
         return check_kernel_args(o->k, a, o->size) ? 0 : 1;
     }
     for (size_t i = 0; i < N_DEFAULT_LENGTHS; i++)
-        if (default_lengths[i] >= o->k->min_len &&
-            o->k->check(o->k, a, default_lengths[i], err, sizeof err) == 0)
+        if (kernel_check(o->k, a, default_lengths[i], err, sizeof err) == 0)
             lengths[n++] = default_lengths[i];
     if (!n)
         usage_error("%s accepts none of the default lengths: give --size",
@@ -170,7 +142,7 @@ int main(int argc, char **argv)
     kernel_keyed_args(o.k, &a);
     if (!(n = choose_lengths(&o, &a, lengths)))
         return EXIT_USAGE;
-    if (a.has_key) {
+    if (a.key.set) {
         if (!(key = mark_key(o.k, o.v, &a))) {
             usage_error("out of memory");
             return 1;
@@ -181,7 +153,7 @@ int main(int argc, char **argv)
     }
     int status = 0;
     for (size_t i = 0; i < n && !status; i++)
-        status = run_once(o.k, o.v, &a, lengths[i], !a.has_key) ? 1 : 0;
+        status = run_once(o.k, o.v, &a, lengths[i], !a.key.set) ? 1 : 0;
     if (status)
         usage_error("out of memory");
     kernel_release(o.k, &a);

@@ -104,13 +104,15 @@ def run_gdb(gdb, program, script):
 
 def count_per_call(command, points):
     """Runs per call of each (symbol, offset) in points, for the driver
-    command (`cyclebench run ...`, whose last --seconds wins), and the
-    bytes one call processes. Raises CountError."""
+    command (`cyclebench run ...`, run here for COUNT_SECONDS instead of
+    its own --seconds: an option is given once), and the bytes one call
+    processes. Raises CountError."""
     gdb = find_gdb()
     with tempfile.TemporaryDirectory(prefix="loop_count.") as tmp:
         output = os.path.join(tmp, "run.json")
-        script = gdb_script([*command[1:], f"--seconds={COUNT_SECONDS}"],
-                            points, output)
+        args = [a for a in command[1:] if not a.startswith("--seconds=")]
+        script = gdb_script([*args, f"--seconds={COUNT_SECONDS}"], points,
+                            output)
         stdout, stderr = run_gdb(gdb, command[0], script)
         try:
             with open(output) as f:

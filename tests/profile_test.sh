@@ -88,7 +88,7 @@ expect_error "run: no kernel" 2 "run needs a kernel" "$bin" run
 expect_error "run: unknown kernel" 2 "unknown kernel 'chacha21'" "$bin" run chacha21
 expect_error "run: unknown ISA" 2 "no ISA 'mmx'" "$bin" run chacha20 --isa=mmx
 expect_error "run: ISA given twice" 2 "give the ISA once" "$bin" run chacha20@avx2 --isa=sse2
-expect_error "run: below the kernel's minimum" 2 "below lioness's minimum of 41" "$bin" run lioness --size=40
+expect_error "run: below the kernel's minimum" 2 "needs a message of at least 41 bytes" "$bin" run lioness --size=40
 expect_error "run: size not a number" 2 "size must be" "$bin" run chacha20 --size=lots
 expect_error "run: seconds zero" 2 "seconds must be" "$bin" run chacha20 --seconds=0
 expect_error "run: seconds not a number" 2 "seconds must be" "$bin" run chacha20 --seconds=3s

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "../kernels/aead/aead.h"
-#include "../kernels/kernel.h"
+#include "../kernels/registry.h"
 #include "check.h"
 #include "json.h"
 #include "vectors.h"
@@ -83,11 +83,11 @@ static void check_refused_nonce(const aead_ops *ops, const vector *v,
     const kernel *k = kernel_find(ops->name);
     char err[256];
     kernel_args a = {
-        .key = v->key, .key_len = v->key_len, .has_key = 1,
-        .nonce = v->iv, .nonce_len = v->iv_len, .has_nonce = 1,
-        .aad = v->aad, .aad_len = v->aad_len, .has_aad = 1, .decrypt = 1,
+        .key = KERNEL_BYTES(v->key, v->key_len),
+        .nonce = KERNEL_BYTES(v->iv, v->iv_len),
+        .aad = KERNEL_BYTES(v->aad, v->aad_len), .decrypt = KERNEL_FLAG,
     };
-    CHECK(k && k->check(k, &a, v->ct_len + v->tag_len, err, sizeof err) != 0,
+    CHECK(k && kernel_check(k, &a, v->ct_len + v->tag_len, err, sizeof err) != 0,
           "tcId %d: a %zu-byte nonce was accepted", id, v->iv_len);
 }
 
@@ -309,9 +309,9 @@ static void test_registry(void)
             CHECK(kernel_self_test(k, v, err, sizeof err) == 0, "%s", err);
             kernel_args a;
             uint8_t msg[100] = { 1, 2, 3 }, sealed[116], opened[100];
-            k->bench_args(k, &a);
+            kernel_bench_args(k, &a);
             k->run(k, v, &a, msg, sizeof msg, sealed);
-            a.decrypt = 1;
+            a.decrypt = KERNEL_FLAG;
             CHECK(k->run(k, v, &a, sealed, sizeof sealed, opened) == 0 &&
                       memcmp(opened, msg, sizeof msg) == 0,
                   "does not open its own output");

@@ -8,9 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../kernels/registry.h"
 #include "../kernels/aes/aes.h"
-#include "../kernels/aes/aes_kernels.h"
-#include "../kernels/external/aes_external_kernels.h"
 #include "aes_emu4.h"
 #include "check.h"
 #include "json.h"
@@ -167,16 +166,16 @@ static void wycheproof_file(const char *file, const char *what,
 static int gcm_kernel_decrypt(const kernel *k, const aes_impl *impl,
                               const wy_vector *v, uint8_t *out)
 {
-    kernel_args a = { .key = v->key, .key_len = v->key_len, .has_key = 1,
-                      .iv = v->iv, .iv_len = v->iv_len, .has_iv = 1,
-                      .aad = v->aad, .aad_len = v->aad_len, .has_aad = 1,
-                      .decrypt = 1 };
+    kernel_args a = { .key = KERNEL_BYTES(v->key, v->key_len),
+                      .iv = KERNEL_BYTES(v->iv, v->iv_len),
+                      .aad = KERNEL_BYTES(v->aad, v->aad_len),
+                      .decrypt = KERNEL_FLAG };
     size_t len = v->ct_len + v->tag_len;
     uint8_t *in = malloc(len + 1);
     char err[256];
     memcpy(in, v->ct, v->ct_len);
     memcpy(in + v->ct_len, v->tag, v->tag_len);
-    int rc = k->check(k, &a, len, err, sizeof err) ? -1
+    int rc = kernel_check(k, &a, len, err, sizeof err) ? -1
              : k->run(k, &impl->v, &a, in, len, out);
     free(in);
     return rc;
@@ -251,8 +250,8 @@ static void xts_vector(const aes_impl *impl, const wy_vector *v)
         uint64_t sector = 0;
         for (int i = 7; i >= 0; i--)
             sector = sector << 8 | v->iv[i];
-        kernel_args a = { .key = v->key, .key_len = v->key_len, .has_key = 1,
-                          .sector = sector, .has_sector = 1 };
+        kernel_args a = { .key = KERNEL_BYTES(v->key, v->key_len),
+                          .sector = KERNEL_NUMBER(sector) };
         k->run(k, &impl->v, &a, v->msg, v->msg_len, out);
         CHECK(memcmp(out, v->ct, v->ct_len) == 0, "tc %d: %s --sector=%llu",
               v->id, k->name, (unsigned long long)sector);
@@ -300,9 +299,9 @@ static void cbc_pkcs5_vector(const aes_impl *impl, const wy_vector *v)
     else
         CHECK(n < 0, "tc %d: bad padding accepted", v->id);
     if (k && v->valid) {
-        kernel_args a = { .key = v->key, .key_len = v->key_len, .has_key = 1,
-                          .iv = v->iv, .iv_len = v->iv_len, .has_iv = 1,
-                          .decrypt = 1 };
+        kernel_args a = { .key = KERNEL_BYTES(v->key, v->key_len),
+                          .iv = KERNEL_BYTES(v->iv, v->iv_len),
+                          .decrypt = KERNEL_FLAG };
         k->run(k, &impl->v, &a, v->ct, v->ct_len, out);
         CHECK(pkcs5_unpad(out, v->ct_len) == (long)v->msg_len &&
                   memcmp(out, v->msg, v->msg_len) == 0,
@@ -569,10 +568,10 @@ static void test_gcm_kernel_rejects(const kernel *k)
     const isa_variant *v;
     uint8_t msg[100], sealed[116], opened[116];
     char err[256];
-    k->bench_args(k, &a); /* for the key length */
-    a = (kernel_args){ .key = key, .key_len = a.key_len, .has_key = 1,
-                       .iv = iv, .iv_len = 12, .has_iv = 1, .aad = aad,
-                       .aad_len = sizeof aad, .has_aad = 1 };
+    kernel_bench_args(k, &a); /* for the key length */
+    a = (kernel_args){ .key = KERNEL_BYTES(key, a.key.len),
+                       .iv = KERNEL_BYTES(iv, 12),
+                       .aad = KERNEL_BYTES(aad, sizeof aad) };
     for (size_t i = 0; i < sizeof msg; i++)
         msg[i] = (uint8_t)i;
     for (size_t j = 0; (v = kernel_variant_at(k, j)); j++) {
@@ -582,11 +581,11 @@ static void test_gcm_kernel_rejects(const kernel *k)
             SKIP("%s unsupported here", v->isa);
             continue;
         }
-        CHECK(k->check(k, &a, sizeof msg, err, sizeof err) == 0, "%s", err);
-        CHECK(k->out_len(k, &a, sizeof msg) == sizeof sealed, "out_len");
+        CHECK(kernel_check(k, &a, sizeof msg, err, sizeof err) == 0, "%s", err);
+        CHECK(kernel_out_len(k, &a, sizeof msg) == sizeof sealed, "out_len");
         CHECK(k->run(k, v, &a, msg, sizeof msg, sealed) == 0, "seal");
-        a.decrypt = 1;
-        CHECK(k->out_len(k, &a, sizeof sealed) == sizeof msg, "out_len decrypt");
+        a.decrypt = KERNEL_FLAG;
+        CHECK(kernel_out_len(k, &a, sizeof sealed) == sizeof msg, "out_len decrypt");
         CHECK(k->run(k, v, &a, sealed, sizeof sealed, opened) == 0 &&
                   memcmp(opened, msg, sizeof msg) == 0, "open");
         sealed[sizeof sealed - 1] ^= 1;
@@ -594,15 +593,15 @@ static void test_gcm_kernel_rejects(const kernel *k)
         CHECK(k->run(k, v, &a, sealed, sizeof sealed, opened) == 1 &&
                   all_zero(opened, sizeof msg), "wrong tag accepted or "
                   "plaintext released");
-        CHECK(k->check(k, &a, 15, err, sizeof err) != 0,
+        CHECK(kernel_check(k, &a, 15, err, sizeof err) != 0,
               "15 bytes accepted for --decrypt");
-        a.decrypt = 0;
+        a.decrypt = (kernel_value){ 0 };
     }
 }
 
 static int is_aes_kernel(const kernel *k)
 {
-    return strcmp(k->primitive, "aes") == 0;
+    return strcmp(k->family, "aes") == 0;
 }
 
 /* Known answers and the bench's gate (every variant against generic at
@@ -643,20 +642,20 @@ static void test_prepared(void)
                 SKIP("unsupported here");
                 continue;
             }
-            for (int dir = 0; dir < 1 + !!(k->options & KOPT_DECRYPT); dir++) {
+            for (int dir = 0; dir < 1 + !!kernel_spec_find(k, KOPT_DECRYPT); dir++) {
                 kernel_args a;
                 size_t len = 1000;
-                k->bench_args(k, &a);
+                kernel_bench_args(k, &a);
                 for (size_t b = 0; b < len; b++)
                     in_buf[b] = (uint8_t)(b * 13);
-                if (dir && k->options & KOPT_AAD) /* a sealed input */
+                if (dir && kernel_spec_find(k, KOPT_AAD)) /* a sealed input */
                     k->run(k, v, &a, in_buf, len - 16, in_buf);
-                a.decrypt = dir;
+                a.decrypt.set = dir;
                 int rc = k->run(k, v, &a, in_buf, len, want);
                 kernel_prepare(k, v, &a);
                 CHECK(a.prepared != NULL, "prepare gave nothing");
                 CHECK(k->run(k, v, &a, in_buf, len, back) == rc &&
-                          memcmp(want, back, k->out_len(k, &a, len)) == 0,
+                          memcmp(want, back, kernel_out_len(k, &a, len)) == 0,
                       "%s differs", dir ? "decrypt" : "encrypt");
                 kernel_release(k, &a);
             }

@@ -5,9 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kernels/external/external_kernels.h"
+#include "../kernels/registry.h"
 #include "../kernels/lioness/lioness.h"
-#include "../kernels/lioness/lioness_kernels.h"
 #include "check.h"
 #include "vectors.h"
 
@@ -121,8 +120,8 @@ static void test_vs_libsodium(const lioness_impl *impl)
     for (int trial = 0; trial < 100; trial++) {
         size_t len = LIONESS_MIN_BLOCK + check_random(&seed) %
                                              (MAX_LEN - LIONESS_MIN_BLOCK + 1);
-        kernel_args a = { .key = key, .key_len = sizeof key, .has_key = 1,
-                          .decrypt = trial % 2 };
+        kernel_args a = { .key = KERNEL_BYTES(key, sizeof key),
+                          .decrypt.set = trial % 2 };
         check_fill_random(key, sizeof key, &seed);
         check_fill_random(in, len, &seed);
         theirs->run(theirs, &theirs->table[0], &a, in, len, want);
@@ -130,7 +129,7 @@ static void test_vs_libsodium(const lioness_impl *impl)
         ours->run(ours, &impl->v, &a, in, len, got);
         kernel_release(ours, &a);
         CHECK(memcmp(got, want, len) == 0, "len %zu %s", len,
-              a.decrypt ? "decrypt" : "encrypt");
+              a.decrypt.set ? "decrypt" : "encrypt");
     }
 }
 
@@ -192,8 +191,8 @@ static void test_x4_kernel(const lioness_impl *impl)
     check_fill_random(key, sizeof key, &seed);
     check_fill_random(in, sizeof in, &seed);
     for (int decrypt = 0; decrypt <= 1; decrypt++) {
-        kernel_args a = { .key = key, .key_len = sizeof key, .has_key = 1,
-                          .decrypt = decrypt };
+        kernel_args a = { .key = KERNEL_BYTES(key, sizeof key),
+                          .decrypt.set = decrypt };
         CHECK(kernel_batch(x4) == LIONESS_X4, "batch %zu", kernel_batch(x4));
         kernel_prepare(x4, &impl->v, &a);
         x4->run(x4, &impl->v, &a, in, CELL, got);

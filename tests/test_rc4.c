@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kernels/kernel.h"
+#include "../kernels/registry.h"
 #include "../kernels/rc4/rc4.h"
 #include "check.h"
 #include "vectors.h"
@@ -129,9 +129,9 @@ static void test_cbc(const char *name, size_t key_bytes, size_t block)
         SKIP("%s", k->unavailable(k));
         return;
     }
-    k->bench_args(k, &a);
+    kernel_bench_args(k, &a);
     check_fill_random(msg, sizeof msg, &seed);
-    CHECK(k->check(k, &a, sizeof msg, err, sizeof err) == 0, "%s", err);
+    CHECK(kernel_check(k, &a, sizeof msg, err, sizeof err) == 0, "%s", err);
     k->run(k, v, &a, msg, sizeof msg, first);
     memcpy(buf, msg, sizeof buf);
     k->run(k, v, &a, buf, sizeof buf, buf);
@@ -143,13 +143,13 @@ static void test_cbc(const char *name, size_t key_bytes, size_t block)
     CHECK(memcmp(buf + sizeof buf - block, first + sizeof buf - block,
                  block) != 0, "not chained");
     msg[0] ^= 1;
-    a.decrypt = 1;
+    a.decrypt = KERNEL_FLAG;
     k->run(k, v, &a, first, sizeof first, buf);
     CHECK(memcmp(buf, msg, sizeof msg) == 0, "decryption differs");
     /* Prepared once per key, as the benchmarks do: the same, twice over
      * (the IV is taken afresh per message). */
     for (int dir = 0; dir < 2; dir++) {
-        a.decrypt = dir;
+        a.decrypt.set = dir;
         kernel_prepare(k, v, &a);
         for (int twice = 0; twice < 2; twice++) {
             k->run(k, v, &a, dir ? first : msg, sizeof msg, buf);
@@ -158,17 +158,17 @@ static void test_cbc(const char *name, size_t key_bytes, size_t block)
         }
         kernel_release(k, &a);
     }
-    CHECK(k->check(k, &a, block + 1, err, sizeof err) != 0,
+    CHECK(kernel_check(k, &a, block + 1, err, sizeof err) != 0,
           "a partial block was accepted");
-    a.key_len = key_bytes - 1;
-    CHECK(k->check(k, &a, block, err, sizeof err) != 0,
+    a.key.len = key_bytes - 1;
+    CHECK(kernel_check(k, &a, block, err, sizeof err) != 0,
           "a short key was accepted");
-    a.key_len = key_bytes;
-    a.iv_len = block + 1;
-    CHECK(k->check(k, &a, block, err, sizeof err) != 0,
+    a.key.len = key_bytes;
+    a.iv.len = block + 1;
+    CHECK(kernel_check(k, &a, block, err, sizeof err) != 0,
           "a long IV was accepted");
-    a.has_iv = 0;
-    CHECK(k->check(k, &a, block, err, sizeof err) != 0,
+    a.iv.set = 0;
+    CHECK(kernel_check(k, &a, block, err, sizeof err) != 0,
           "a missing IV was accepted");
 }
 

@@ -4,7 +4,7 @@
 #include <openssl/evp.h>
 #include <string.h>
 
-#include "../kernels/tor/tor_kernels.h"
+#include "../kernels/registry.h"
 #include "check.h"
 
 #define CELL 509
@@ -48,10 +48,10 @@ int main(void)
     uint64_t rnd = 5;
     uint8_t plain[CELLS][CELL], want[CELLS][CELL], got[CELL];
     kernel_args a;
-    k->bench_args(k, &a);
+    kernel_bench_args(k, &a);
     check_fill_random(&plain[0][0], sizeof plain, &rnd);
     memcpy(want, plain, sizeof want);
-    int have_reference = openssl_cells(a.key, want);
+    int have_reference = openssl_cells(a.key.bytes, want);
     const isa_variant *v;
     for (size_t i = 0; (v = kernel_variant_at(k, i)); i++) {
         CASE("tor-relay-cell@%s == OpenSSL AES-128-CTR + SHA-1, %d cells on "

@@ -7,8 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kernels/chacha/chacha_kernels.h"
-#include "../kernels/kernel.h"
+#include "../kernels/registry.h"
 #include "check.h"
 
 #define MAX_LEN 1100
@@ -27,7 +26,7 @@ static size_t compare_at(const kernel *k, const isa_variant *v,
                          uint8_t *want, int out_offset, uint8_t *out_buf,
                          const char *what)
 {
-    size_t batch = kernel_batch(k), out_len = k->out_len(k, a, len) * batch;
+    size_t batch = kernel_batch(k), out_len = kernel_out_len(k, a, len) * batch;
     int in_place = out_offset < 0;
     /* In place only where output and input are the same size. */
     if (in_place && out_len != len * batch)
@@ -50,9 +49,9 @@ static void compare_variant(const kernel *k, const isa_variant *v)
             *out_buf = malloc(MAX_OUT * batch + 16),
             *want = malloc(MAX_OUT * batch);
     kernel_args a, d;
-    k->bench_args(k, &a);
+    kernel_bench_args(k, &a);
     d = a;
-    d.decrypt = 1;
+    d.decrypt = KERNEL_FLAG;
     if (!CHECK(in_buf && out_buf && want, "out of memory"))
         goto done;
     for (size_t o = 0; o < sizeof offsets / sizeof offsets[0]; o++) {
@@ -64,7 +63,7 @@ static void compare_variant(const kernel *k, const isa_variant *v)
                                        out_buf, "encrypt");
             if (!sealed)
                 goto done;
-            if (!(k->options & KOPT_DECRYPT))
+            if (!(kernel_spec_find(k, KOPT_DECRYPT)))
                 continue;
             memcpy(in, want, sealed);
             if (!compare_at(k, v, &d, in, sealed / batch, want, offsets[o][1],
@@ -108,13 +107,13 @@ static void check_upper_clear(const kernel *k, const isa_variant *v)
     size_t batch = kernel_batch(k);
     uint8_t *in = calloc(16389 * batch, 1), *out = malloc(16500 * batch);
     kernel_args a;
-    k->bench_args(k, &a);
+    kernel_bench_args(k, &a);
     if (!CHECK(in && out, "out of memory"))
         goto done;
     for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
         size_t len = lens[i] < k->min_len ? k->min_len : lens[i];
         char err[256];
-        if (k->check(k, &a, len, err, sizeof err))
+        if (kernel_check(k, &a, len, err, sizeof err))
             continue;
         __asm__ volatile("vzeroupper");
         k->run(k, v, &a, in, len, out);
@@ -178,7 +177,7 @@ int main(void)
                 continue;
             CASE("%s@%s == %s@%s, lengths 0-%d, odd offsets, in place%s",
                  k->name, v->isa, k->name, ref->isa, MAX_LEN,
-                 k->options & KOPT_DECRYPT ? ", both ways" : "");
+                 kernel_spec_find(k, KOPT_DECRYPT) ? ", both ways" : "");
             if (!kernel_variant_usable(k, v)) {
                 SKIP("%s not supported by this CPU", v->isa);
                 continue;

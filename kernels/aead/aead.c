@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aead_kernels.h"
+#include "../kernel.h"
 
 /* Each row pairs the two primitives at one ISA level; avx512ifma, which
  * ChaCha has no use for, pairs ChaCha avx512 with Poly1305 avx512ifma. The
@@ -192,35 +192,11 @@ int xchacha20_poly1305_open(const aead_pair *impl, uint8_t *out,
 static int aead_check(const kernel *k, const kernel_args *a, size_t len,
                       char *err, size_t errlen)
 {
-    if (!a->has_key || a->key_len != AEAD_KEY_BYTES) {
-        snprintf(err, errlen, "%s needs --key of %d bytes (got %zu)", k->name,
-                 AEAD_KEY_BYTES, a->has_key ? a->key_len : 0);
-        return -1;
-    }
-    if (!a->has_nonce || a->nonce_len != k->param) {
-        snprintf(err, errlen, "%s needs --nonce of %u bytes (got %zu)",
-                 k->name, k->param, a->has_nonce ? a->nonce_len : 0);
-        return -1;
-    }
-    if (a->decrypt && len < AEAD_TAG_BYTES) {
-        snprintf(err, errlen, "%s --decrypt reads ciphertext||tag: at least "
-                 "%d bytes (got %zu)", k->name, AEAD_TAG_BYTES, len);
-        return -1;
-    }
-    if (!aead_fits(a->decrypt ? len - AEAD_TAG_BYTES : len)) {
-        snprintf(err, errlen, "%s message of %zu bytes exceeds the 32-bit "
-                 "block counter: split it", k->name, len);
-        return -1;
-    }
-    return 0;
-}
-
-static size_t aead_out_len(const kernel *k, const kernel_args *a, size_t len)
-{
-    (void)k;
-    if (!a->decrypt)
-        return len + AEAD_TAG_BYTES;
-    return len < AEAD_TAG_BYTES ? 0 : len - AEAD_TAG_BYTES;
+    if (aead_fits(a->decrypt.set ? len - AEAD_TAG_BYTES : len))
+        return 0;
+    snprintf(err, errlen, "%s message of %zu bytes exceeds the 32-bit block "
+             "counter: split it", k->name, len);
+    return -1;
 }
 
 static void aead_prepare(const kernel *k, const isa_variant *v,
@@ -245,21 +221,22 @@ static int aead_run(const kernel *k, const isa_variant *v,
 {
     aead_pair local;
     const aead_pair *pair = a->prepared;
-    const uint8_t *aad = a->has_aad ? a->aad : NULL;
-    size_t aad_len = a->has_aad ? a->aad_len : 0;
+    const uint8_t *aad = a->aad.bytes;
+    size_t aad_len = a->aad.len;
     int xchacha = k->param == XAEAD_NONCE_BYTES;
     if (!pair) {
         local = aead_pair_of((const aead_impl *)v);
         pair = &local;
     }
-    if (!a->decrypt) {
+    if (!a->decrypt.set) {
         (xchacha ? xchacha20_poly1305_seal : chacha20_poly1305_seal)(
-            pair, out, in, len, aad, aad_len, a->key, a->nonce);
+            pair, out, in, len, aad, aad_len, a->key.bytes, a->nonce.bytes);
         return 0;
     }
     len -= AEAD_TAG_BYTES;
     return (xchacha ? xchacha20_poly1305_open : chacha20_poly1305_open)(
-               pair, out, in, len, aad, aad_len, a->key, a->nonce) != 0;
+               pair, out, in, len, aad, aad_len, a->key.bytes,
+               a->nonce.bytes) != 0;
 }
 
 static const uint8_t bench_key[AEAD_KEY_BYTES] = {
@@ -276,25 +253,27 @@ static const uint8_t bench_nonce[XAEAD_NONCE_BYTES] = {
 static void aead_bench_args(const kernel *k, kernel_args *a)
 {
     *a = (kernel_args){
-        .key = bench_key, .key_len = sizeof bench_key, .has_key = 1,
-        .nonce = bench_nonce, .nonce_len = k->param, .has_nonce = 1,
+        .key = KERNEL_BYTES(bench_key, sizeof bench_key),
+        .nonce = KERNEL_BYTES(bench_nonce, k->param),
     };
 }
 
 #define AEAD_KERNEL(var, kname, nonce_bytes)                                  \
     const kernel var = {                                                      \
         .name = kname,                                                        \
-        .primitive = "chacha20-poly1305",                                     \
+        .family = "chacha20-poly1305",                                        \
         .table = &aead_impls[0].v,                                            \
         .row_size = sizeof aead_impls[0],                                     \
         .param = nonce_bytes,                                                 \
+        .args = { { KARG_NEEDS(KEY, AEAD_KEY_BYTES) },                        \
+                  { KARG_NEEDS(NONCE, nonce_bytes) },                         \
+                  { KARG_TAKES_ANY(AAD) }, { KARG_TAKES_ANY(DECRYPT) } },     \
+        .tag_len = AEAD_TAG_BYTES,                                            \
         .check = aead_check,                                                  \
-        .out_len = aead_out_len,                                              \
         .run = aead_run,                                                      \
         .bench_args = aead_bench_args,                                        \
         .prepare = aead_prepare,                                              \
         .release = aead_release,                                              \
-        .options = KOPT_KEY | KOPT_NONCE | KOPT_AAD | KOPT_DECRYPT,           \
     }
 
 AEAD_KERNEL(kernel_chacha20_poly1305, "chacha20-poly1305", AEAD_NONCE_BYTES);

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "aes.h"
-#include "aes_kernels.h"
+#include "../kernel.h"
 
 enum aes_mode { MODE_CTR, MODE_CBC, MODE_XTS, MODE_GCM };
 
@@ -32,13 +32,13 @@ static void setup_keys(const kernel *k, const aes_impl *impl,
     p->impl = impl;
     switch (MODE_OF(k)) {
     case MODE_XTS:
-        aes_xts_setup(impl, &p->u.xts, a->key, a->key_len);
+        aes_xts_setup(impl, &p->u.xts, a->key.bytes, a->key.len);
         break;
     case MODE_GCM:
-        aes_gcm_setup(impl, &p->u.gcm, a->key, a->key_len);
+        aes_gcm_setup(impl, &p->u.gcm, a->key.bytes, a->key.len);
         break;
     default:
-        aes_setup(impl, &p->u.key, a->key, a->key_len);
+        aes_setup(impl, &p->u.key, a->key.bytes, a->key.len);
     }
 }
 
@@ -90,98 +90,27 @@ static const aes_prepared *keys_for(const kernel *k, const aes_impl *impl,
     return local;
 }
 
-/* Checks */
-
-static int check_key(const kernel *k, const kernel_args *a, char *err,
-                     size_t errlen)
-{
-    if (a->has_key && a->key_len == KEY_BYTES(k))
-        return 0;
-    snprintf(err, errlen, "%s needs --key of %zu bytes%s (got %zu)", k->name,
-             KEY_BYTES(k),
-             MODE_OF(k) == MODE_XTS ? ", the data key then the tweak key" : "",
-             a->has_key ? a->key_len : 0);
-    return -1;
-}
-
-static int check_iv(const kernel *k, const kernel_args *a, size_t want,
-                    char *err, size_t errlen)
-{
-    if (a->has_iv && a->iv_len == want)
-        return 0;
-    snprintf(err, errlen, "%s needs --iv of %zu bytes (got %zu)", k->name,
-             want, a->has_iv ? a->iv_len : 0);
-    return -1;
-}
-
-static int check_min_len(const kernel *k, size_t len, char *err, size_t errlen)
-{
-    if (len >= AES_BLOCK_BYTES)
-        return 0;
-    snprintf(err, errlen, "%s needs at least 16 bytes of input (got %zu): "
-             "ciphertext stealing needs one whole block", k->name, len);
-    return -1;
-}
-
-static int ctr_check(const kernel *k, const kernel_args *a, size_t len,
-                     char *err, size_t errlen)
-{
-    (void)len;
-    return check_key(k, a, err, errlen) ||
-           check_iv(k, a, AES_BLOCK_BYTES, err, errlen);
-}
-
-static int cbc_check(const kernel *k, const kernel_args *a, size_t len,
-                     char *err, size_t errlen)
-{
-    return check_key(k, a, err, errlen) ||
-           check_iv(k, a, AES_BLOCK_BYTES, err, errlen) ||
-           check_min_len(k, len, err, errlen);
-}
+/* Checks: what kernel_check does not (lengths are in the descriptors). */
 
 static int xts_check(const kernel *k, const kernel_args *a, size_t len,
                      char *err, size_t errlen)
 {
-    if (check_key(k, a, err, errlen))
-        return -1;
-    if (a->has_tweak == a->has_sector) {
-        snprintf(err, errlen, "%s needs exactly one of --tweak=HEX (16 bytes) "
-                 "or --sector=N", k->name);
-        return -1;
-    }
-    if (a->has_tweak && a->tweak_len != AES_BLOCK_BYTES) {
-        snprintf(err, errlen, "%s needs --tweak of 16 bytes (got %zu)",
-                 k->name, a->tweak_len);
-        return -1;
-    }
-    return check_min_len(k, len, err, errlen);
+    (void)len;
+    if (a->tweak.set != a->sector.set)
+        return 0;
+    snprintf(err, errlen, "%s needs exactly one of --tweak=HEX (16 bytes) "
+             "or --sector=N", k->name);
+    return -1;
 }
 
 static int gcm_check(const kernel *k, const kernel_args *a, size_t len,
                      char *err, size_t errlen)
 {
-    if (check_key(k, a, err, errlen) ||
-        check_iv(k, a, AES_GCM_IV_BYTES, err, errlen))
-        return -1;
-    if (a->decrypt && len < AES_GCM_TAG_BYTES) {
-        snprintf(err, errlen, "%s --decrypt needs the ciphertext followed by "
-                 "its 16-byte tag (got %zu bytes)", k->name, len);
-        return -1;
-    }
-    if (len - (a->decrypt ? AES_GCM_TAG_BYTES : 0) > AES_GCM_MAX_BYTES) {
-        snprintf(err, errlen, "%s takes at most 2^36 - 32 bytes of plaintext "
-                 "(got %zu): split the message", k->name, len);
-        return -1;
-    }
-    return 0;
-}
-
-static size_t gcm_out_len(const kernel *k, const kernel_args *a, size_t len)
-{
-    (void)k;
-    if (!a->decrypt)
-        return len + AES_GCM_TAG_BYTES;
-    return len >= AES_GCM_TAG_BYTES ? len - AES_GCM_TAG_BYTES : 0;
+    if (len - (a->decrypt.set ? AES_GCM_TAG_BYTES : 0) <= AES_GCM_MAX_BYTES)
+        return 0;
+    snprintf(err, errlen, "%s takes at most 2^36 - 32 bytes of plaintext "
+             "(got %zu): split the message", k->name, len);
+    return -1;
 }
 
 /* Runs */
@@ -192,7 +121,7 @@ static int ctr_run(const kernel *k, const isa_variant *v, const kernel_args *a,
     const aes_impl *impl = (const aes_impl *)v;
     aes_prepared local;
     const aes_prepared *p = keys_for(k, impl, a, &local);
-    aes_ctr_xor(impl, &p->u.key, out, in, len, a->iv);
+    aes_ctr_xor(impl, &p->u.key, out, in, len, a->iv.bytes);
     return 0;
 }
 
@@ -202,10 +131,10 @@ static int cbc_run(const kernel *k, const isa_variant *v, const kernel_args *a,
     const aes_impl *impl = (const aes_impl *)v;
     aes_prepared local;
     const aes_prepared *p = keys_for(k, impl, a, &local);
-    if (a->decrypt)
-        aes_cbc_cs2_decrypt(impl, &p->u.key, out, in, len, a->iv);
+    if (a->decrypt.set)
+        aes_cbc_cs2_decrypt(impl, &p->u.key, out, in, len, a->iv.bytes);
     else
-        aes_cbc_cs2_encrypt(impl, &p->u.key, out, in, len, a->iv);
+        aes_cbc_cs2_encrypt(impl, &p->u.key, out, in, len, a->iv.bytes);
     return 0;
 }
 
@@ -216,11 +145,11 @@ static int xts_run(const kernel *k, const isa_variant *v, const kernel_args *a,
     aes_prepared local;
     const aes_prepared *p = keys_for(k, impl, a, &local);
     uint8_t tweak[16];
-    if (a->has_sector)
-        aes_xts_sector_tweak(tweak, a->sector);
+    if (a->sector.set)
+        aes_xts_sector_tweak(tweak, a->sector.num);
     else
-        memcpy(tweak, a->tweak, 16);
-    if (a->decrypt)
+        memcpy(tweak, a->tweak.bytes, 16);
+    if (a->decrypt.set)
         aes_xts_decrypt(impl, &p->u.xts, out, in, len, tweak);
     else
         aes_xts_encrypt(impl, &p->u.xts, out, in, len, tweak);
@@ -233,16 +162,15 @@ static int gcm_run(const kernel *k, const isa_variant *v, const kernel_args *a,
     const aes_impl *impl = (const aes_impl *)v;
     aes_prepared local;
     const aes_prepared *p = keys_for(k, impl, a, &local);
-    const uint8_t *aad = a->has_aad ? a->aad : NULL;
-    size_t aad_len = a->has_aad ? a->aad_len : 0;
-    if (!a->decrypt) {
-        aes_gcm_encrypt(impl, &p->u.gcm, out, out + len, in, len, a->iv,
-                        a->iv_len, aad, aad_len);
+    if (!a->decrypt.set) {
+        aes_gcm_encrypt(impl, &p->u.gcm, out, out + len, in, len, a->iv.bytes,
+                        a->iv.len, a->aad.bytes, a->aad.len);
         return 0;
     }
     len -= AES_GCM_TAG_BYTES;
-    return aes_gcm_decrypt(impl, &p->u.gcm, out, in, len, in + len, a->iv,
-                           a->iv_len, aad, aad_len) ? 1 : 0;
+    return aes_gcm_decrypt(impl, &p->u.gcm, out, in, len, in + len,
+                           a->iv.bytes, a->iv.len, a->aad.bytes,
+                           a->aad.len) ? 1 : 0;
 }
 
 /* Fixed arguments for timing and self-tests; the key is sliced to length. */
@@ -261,16 +189,13 @@ static const uint8_t bench_iv[16] = {
 
 static void aes_bench_args(const kernel *k, kernel_args *a)
 {
-    *a = (kernel_args){ .key = bench_key, .key_len = KEY_BYTES(k), .has_key = 1 };
-    if (MODE_OF(k) == MODE_XTS) {
-        a->tweak = bench_iv;
-        a->tweak_len = sizeof bench_iv;
-        a->has_tweak = 1;
-    } else {
-        a->iv = bench_iv;
-        a->iv_len = MODE_OF(k) == MODE_GCM ? AES_GCM_IV_BYTES : sizeof bench_iv;
-        a->has_iv = 1;
-    }
+    *a = (kernel_args){ .key = KERNEL_BYTES(bench_key, KEY_BYTES(k)) };
+    if (MODE_OF(k) == MODE_XTS)
+        a->tweak = KERNEL_BYTES(bench_iv, sizeof bench_iv);
+    else
+        a->iv = KERNEL_BYTES(bench_iv, MODE_OF(k) == MODE_GCM
+                                           ? AES_GCM_IV_BYTES
+                                           : sizeof bench_iv);
 }
 
 /* Known answers: FIPS-197 appendix C for the block cipher, then one
@@ -324,15 +249,10 @@ static const known_vector known_vectors[] = {
       "cea7403d4d606b6e074ec5d3baf39d18d0d1c8a799996bf0265b98b5d48ab919" },
 };
 
+/* The vectors above are well-formed and fit their buffers. */
 static size_t unhex(uint8_t *out, const char *hex)
 {
-    size_t n = strlen(hex) / 2;
-    for (size_t i = 0; i < n; i++) {
-        unsigned byte;
-        sscanf(hex + 2 * i, "%2x", &byte);
-        out[i] = (uint8_t)byte;
-    }
-    return n;
+    return (size_t)kernel_hex_decode(hex, out, strlen(hex) / 2);
 }
 
 static int block_known_answer(const kernel *k, const aes_impl *impl,
@@ -367,19 +287,16 @@ static int mode_known_answer(const kernel *k, const aes_impl *impl,
                              const known_vector *kv, char *err, size_t errlen)
 {
     uint8_t key[64], iv[16], pt[64], ct[80], got[80];
-    kernel_args a = { .key = key, .has_key = 1, .iv = iv, .has_iv = 1 };
-    a.key_len = unhex(key, kv->key);
-    a.iv_len = unhex(iv, kv->iv);
+    kernel_value iv_value = KERNEL_BYTES(iv, unhex(iv, kv->iv));
+    kernel_args a = { .key = KERNEL_BYTES(key, unhex(key, kv->key)) };
     size_t pt_len = unhex(pt, kv->plaintext), ct_len = unhex(ct, kv->ciphertext);
-    if (MODE_OF(k) == MODE_XTS) {
-        a.tweak = iv;
-        a.tweak_len = a.iv_len;
-        a.has_tweak = 1;
-        a.has_iv = 0;
-    }
+    if (MODE_OF(k) == MODE_XTS)
+        a.tweak = iv_value;
+    else
+        a.iv = iv_value;
     int ok = k->run(k, &impl->v, &a, pt, pt_len, got) == 0 &&
              memcmp(got, ct, ct_len) == 0;
-    a.decrypt = 1;
+    a.decrypt = KERNEL_FLAG;
     ok = ok && k->run(k, &impl->v, &a, ct, ct_len, got) == 0 &&
          memcmp(got, pt, pt_len) == 0;
     if (ok)
@@ -400,42 +317,55 @@ static int aes_known_answer(const kernel *k, const isa_variant *v, char *err,
     return 0;
 }
 
-#define AES_KERNEL(var, kname, mode, key_bytes, chk, outlen, runfn, opts, min)\
+#define AES_KERNEL(var, kname, mode, key_bytes, chk, runfn, mode_args, min,  \
+                   tag)                                                       \
     const kernel var = {                                                      \
         .name = kname,                                                        \
-        .primitive = "aes",                                                   \
+        .family = "aes",                                                      \
         .table = &aes_impls[0].v,                                             \
         .row_size = sizeof aes_impls[0],                                      \
         .param = AES_PARAM(mode, key_bytes),                                  \
+        .args = mode_args(key_bytes),                                         \
+        .min_len = min,                                                       \
+        .min_len_why = min ? "ciphertext stealing needs one whole block"      \
+                           : NULL,                                            \
+        .tag_len = tag,                                                       \
         .check = chk,                                                         \
-        .out_len = outlen,                                                    \
         .run = runfn,                                                         \
         .bench_args = aes_bench_args,                                         \
         .known_answer = aes_known_answer,                                     \
         .prepare = aes_prepare,                                               \
         .release = aes_release,                                               \
-        .options = opts,                                                      \
-        .min_len = min,                                                       \
     }
 
-#define CTR_OPTS (KOPT_KEY | KOPT_IV)
-#define CBC_OPTS (KOPT_KEY | KOPT_IV | KOPT_DECRYPT)
-#define XTS_OPTS (KOPT_KEY | KOPT_TWEAK | KOPT_SECTOR | KOPT_DECRYPT)
-#define GCM_OPTS (KOPT_KEY | KOPT_IV | KOPT_AAD | KOPT_DECRYPT)
+#define CTR_ARGS(key_bytes)                                                   \
+    { { KARG_NEEDS(KEY, key_bytes) },                                         \
+      { KARG_NEEDS(IV, AES_BLOCK_BYTES), .note = "the initial counter block" } }
+#define CBC_ARGS(key_bytes)                                                   \
+    { { KARG_NEEDS(KEY, key_bytes) }, { KARG_NEEDS(IV, AES_BLOCK_BYTES) },    \
+      { KARG_TAKES_ANY(DECRYPT) } }
+#define XTS_ARGS(key_bytes)                                                   \
+    { { KARG_NEEDS(KEY, key_bytes),                                           \
+        .note = "the data key then the tweak key" },                          \
+      { KARG_TAKES(TWEAK, AES_BLOCK_BYTES) }, { KARG_TAKES_ANY(SECTOR) },     \
+      { KARG_TAKES_ANY(DECRYPT) } }
+#define GCM_ARGS(key_bytes)                                                   \
+    { { KARG_NEEDS(KEY, key_bytes) }, { KARG_NEEDS(IV, AES_GCM_IV_BYTES) },   \
+      { KARG_TAKES_ANY(AAD) }, { KARG_TAKES_ANY(DECRYPT) } }
 
-AES_KERNEL(kernel_aes128_ctr, "aes128-ctr", MODE_CTR, 16, ctr_check,
-           kernel_same_length, ctr_run, CTR_OPTS, 0);
-AES_KERNEL(kernel_aes256_ctr, "aes256-ctr", MODE_CTR, 32, ctr_check,
-           kernel_same_length, ctr_run, CTR_OPTS, 0);
-AES_KERNEL(kernel_aes128_cbc, "aes128-cbc", MODE_CBC, 16, cbc_check,
-           kernel_same_length, cbc_run, CBC_OPTS, 16);
-AES_KERNEL(kernel_aes256_cbc, "aes256-cbc", MODE_CBC, 32, cbc_check,
-           kernel_same_length, cbc_run, CBC_OPTS, 16);
-AES_KERNEL(kernel_aes128_xts, "aes128-xts", MODE_XTS, 32, xts_check,
-           kernel_same_length, xts_run, XTS_OPTS, 16);
-AES_KERNEL(kernel_aes256_xts, "aes256-xts", MODE_XTS, 64, xts_check,
-           kernel_same_length, xts_run, XTS_OPTS, 16);
-AES_KERNEL(kernel_aes128_gcm, "aes128-gcm", MODE_GCM, 16, gcm_check,
-           gcm_out_len, gcm_run, GCM_OPTS, 0);
-AES_KERNEL(kernel_aes256_gcm, "aes256-gcm", MODE_GCM, 32, gcm_check,
-           gcm_out_len, gcm_run, GCM_OPTS, 0);
+AES_KERNEL(kernel_aes128_ctr, "aes128-ctr", MODE_CTR, 16, NULL, ctr_run,
+           CTR_ARGS, 0, 0);
+AES_KERNEL(kernel_aes256_ctr, "aes256-ctr", MODE_CTR, 32, NULL, ctr_run,
+           CTR_ARGS, 0, 0);
+AES_KERNEL(kernel_aes128_cbc, "aes128-cbc", MODE_CBC, 16, NULL, cbc_run,
+           CBC_ARGS, 16, 0);
+AES_KERNEL(kernel_aes256_cbc, "aes256-cbc", MODE_CBC, 32, NULL, cbc_run,
+           CBC_ARGS, 16, 0);
+AES_KERNEL(kernel_aes128_xts, "aes128-xts", MODE_XTS, 32, xts_check, xts_run,
+           XTS_ARGS, 16, 0);
+AES_KERNEL(kernel_aes256_xts, "aes256-xts", MODE_XTS, 64, xts_check, xts_run,
+           XTS_ARGS, 16, 0);
+AES_KERNEL(kernel_aes128_gcm, "aes128-gcm", MODE_GCM, 16, gcm_check, gcm_run,
+           GCM_ARGS, 0, AES_GCM_TAG_BYTES);
+AES_KERNEL(kernel_aes256_gcm, "aes256-gcm", MODE_GCM, 32, gcm_check, gcm_run,
+           GCM_ARGS, 0, AES_GCM_TAG_BYTES);

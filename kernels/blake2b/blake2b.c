@@ -5,7 +5,7 @@
 
 #include "blake2b.h"
 #include "blake2b_consts.h"
-#include "blake2b_kernels.h"
+#include "../kernel.h"
 
 const blake2b_impl blake2b_impls[] = {
     { { "avx512", CPU_AVX512 }, blake2b_compress_avx512,
@@ -148,29 +148,12 @@ void blake2b(const blake2b_impl *impl, uint8_t *out, size_t outlen,
     blake2b_final(&s, out);
 }
 
-static int blake2b_check(const kernel *k, const kernel_args *a, size_t len,
-                         char *err, size_t errlen)
-{
-    (void)len;
-    if (a->has_key && a->key_len > BLAKE2B_KEY_BYTES) {
-        snprintf(err, errlen, "%s --key must be 0 to %d bytes (got %zu)",
-                 k->name, BLAKE2B_KEY_BYTES, a->key_len);
-        return -1;
-    }
-    if (a->has_outlen && (a->outlen < 1 || a->outlen > BLAKE2B_OUT_BYTES)) {
-        snprintf(err, errlen, "%s --outlen must be 1 to %d (got %zu)",
-                 k->name, BLAKE2B_OUT_BYTES, a->outlen);
-        return -1;
-    }
-    return 0;
-}
-
 static size_t blake2b_out_len(const kernel *k, const kernel_args *a,
                               size_t len)
 {
     (void)k;
     (void)len;
-    return a->has_outlen ? a->outlen : BLAKE2B_OUT_BYTES;
+    return a->outlen.set ? (size_t)a->outlen.num : BLAKE2B_OUT_BYTES;
 }
 
 static int blake2b_run(const kernel *k, const isa_variant *v,
@@ -178,7 +161,7 @@ static int blake2b_run(const kernel *k, const isa_variant *v,
                        uint8_t *out)
 {
     blake2b((const blake2b_impl *)v, out, blake2b_out_len(k, a, len), in, len,
-            a->has_key ? a->key : NULL, a->has_key ? a->key_len : 0);
+            a->key.bytes, a->key.len);
     return 0;
 }
 
@@ -187,7 +170,7 @@ static int blake2b_run(const kernel *k, const isa_variant *v,
 static void blake2b_bench_args(const kernel *k, kernel_args *a)
 {
     (void)k;
-    *a = (kernel_args){ .outlen = BLAKE2B_OUT_BYTES, .has_outlen = 1 };
+    *a = (kernel_args){ .outlen = KERNEL_NUMBER(BLAKE2B_OUT_BYTES) };
 }
 
 /* RFC 7693 appendix A: BLAKE2b-512("abc"). */
@@ -211,13 +194,13 @@ static int blake2b_known_answer(const kernel *k, const isa_variant *v,
 
 const kernel kernel_blake2b = {
     .name = "blake2b",
-    .primitive = "blake2b",
+    .family = "blake2b",
     .table = &blake2b_impls[0].v,
     .row_size = sizeof blake2b_impls[0],
-    .check = blake2b_check,
+    .args = { { KARG_TAKES_RANGE(KEY, 0, BLAKE2B_KEY_BYTES) },
+              { KARG_TAKES_RANGE(OUTLEN, 1, BLAKE2B_OUT_BYTES) } },
     .out_len = blake2b_out_len,
     .run = blake2b_run,
     .bench_args = blake2b_bench_args,
-    .options = KOPT_KEY | KOPT_OUTLEN,
     .known_answer = blake2b_known_answer,
 };

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "chacha.h"
-#include "chacha_kernels.h"
+#include "../kernel.h"
 
 const chacha_impl chacha_impls[] = {
     { { "avx512", CPU_AVX512 }, chacha_stream_xor_avx512, hchacha_generic,
@@ -98,74 +98,25 @@ void xchacha_xor(const chacha_impl *impl, uint8_t *out, const uint8_t *in,
 
 /* Registry kernels. */
 
-static int check_key(const kernel *k, const kernel_args *a, char *err,
-                     size_t errlen)
-{
-    if (!a->has_key) {
-        snprintf(err, errlen, "%s needs --key of %d bytes", k->name,
-                 CHACHA_KEY_BYTES);
-        return -1;
-    }
-    if (a->key_len != CHACHA_KEY_BYTES) {
-        snprintf(err, errlen, "%s needs --key of %d bytes (got %zu)", k->name,
-                 CHACHA_KEY_BYTES, a->key_len);
-        return -1;
-    }
-    return 0;
-}
-
+/* What no table states: the IETF layout's 32-bit counter must not wrap
+ * within the message. */
 static int chacha_check(const kernel *k, const kernel_args *a, size_t len,
                         char *err, size_t errlen)
 {
-    if (check_key(k, a, err, errlen))
-        return -1;
-    if (!a->has_nonce) {
-        snprintf(err, errlen, "%s needs --nonce of 8 bytes (DJB) or 12 bytes "
-                 "(IETF)", k->name);
-        return -1;
-    }
-    if (a->nonce_len != CHACHA_DJB_NONCE_BYTES &&
-        a->nonce_len != CHACHA_IETF_NONCE_BYTES) {
-        snprintf(err, errlen, "%s --nonce must be 8 bytes (DJB) or 12 bytes "
-                 "(IETF), got %zu", k->name, a->nonce_len);
-        return -1;
-    }
-    uint64_t counter = a->has_counter ? a->counter : 0;
-    if (a->nonce_len == CHACHA_IETF_NONCE_BYTES) {
-        if (counter > UINT32_MAX) {
-            snprintf(err, errlen, "%s IETF counter %llu does not fit in 32 "
-                     "bits: use a smaller --counter or the 8-byte DJB nonce",
-                     k->name, (unsigned long long)counter);
-            return -1;
-        }
-        if (!chacha_ietf_fits(counter, len)) {
-            snprintf(err, errlen, "%s IETF counter %llu + %llu blocks wraps "
-                     "the 32-bit counter: use a smaller --counter or the "
-                     "8-byte DJB nonce", k->name, (unsigned long long)counter,
-                     (unsigned long long)blocks_in(len));
-            return -1;
-        }
-    }
-    return 0;
-}
-
-static int xchacha_check(const kernel *k, const kernel_args *a, size_t len,
-                         char *err, size_t errlen)
-{
-    (void)len;
-    if (check_key(k, a, err, errlen))
-        return -1;
-    if (!a->has_nonce) {
-        snprintf(err, errlen, "%s needs --nonce of %d bytes", k->name,
-                 XCHACHA_NONCE_BYTES);
-        return -1;
-    }
-    if (a->nonce_len != XCHACHA_NONCE_BYTES) {
-        snprintf(err, errlen, "%s needs --nonce of %d bytes (got %zu)",
-                 k->name, XCHACHA_NONCE_BYTES, a->nonce_len);
-        return -1;
-    }
-    return 0;
+    uint64_t counter = a->counter.num;
+    if (a->nonce.len != CHACHA_IETF_NONCE_BYTES ||
+        chacha_ietf_fits(counter, len))
+        return 0;
+    if (counter > UINT32_MAX)
+        snprintf(err, errlen, "%s IETF counter %llu does not fit in 32 bits: "
+                 "use a smaller --counter or the 8-byte DJB nonce", k->name,
+                 (unsigned long long)counter);
+    else
+        snprintf(err, errlen, "%s IETF counter %llu + %llu blocks wraps the "
+                 "32-bit counter: use a smaller --counter or the 8-byte DJB "
+                 "nonce", k->name, (unsigned long long)counter,
+                 (unsigned long long)blocks_in(len));
+    return -1;
 }
 
 static int chacha_run(const kernel *k, const isa_variant *v,
@@ -173,13 +124,13 @@ static int chacha_run(const kernel *k, const isa_variant *v,
                       uint8_t *out)
 {
     const chacha_impl *impl = (const chacha_impl *)v;
-    uint64_t counter = a->has_counter ? a->counter : 0;
-    if (a->nonce_len == CHACHA_IETF_NONCE_BYTES)
-        chacha_ietf_xor(impl, out, in, len, a->key, a->nonce,
+    uint64_t counter = a->counter.num;
+    if (a->nonce.len == CHACHA_IETF_NONCE_BYTES)
+        chacha_ietf_xor(impl, out, in, len, a->key.bytes, a->nonce.bytes,
                         (uint32_t)counter, k->param);
     else
-        chacha_djb_xor(impl, out, in, len, a->key, a->nonce, counter,
-                       k->param);
+        chacha_djb_xor(impl, out, in, len, a->key.bytes, a->nonce.bytes,
+                       counter, k->param);
     return 0;
 }
 
@@ -187,8 +138,8 @@ static int xchacha_run(const kernel *k, const isa_variant *v,
                        const kernel_args *a, const uint8_t *in, size_t len,
                        uint8_t *out)
 {
-    xchacha_xor((const chacha_impl *)v, out, in, len, a->key, a->nonce,
-                a->has_counter ? a->counter : 0, k->param);
+    xchacha_xor((const chacha_impl *)v, out, in, len, a->key.bytes,
+                a->nonce.bytes, a->counter.num, k->param);
     return 0;
 }
 
@@ -207,9 +158,9 @@ static const uint8_t bench_nonce[XCHACHA_NONCE_BYTES] = {
 static void bench_args_with_nonce(kernel_args *a, size_t nonce_len)
 {
     *a = (kernel_args){
-        .key = bench_key, .key_len = sizeof bench_key, .has_key = 1,
-        .nonce = bench_nonce, .nonce_len = nonce_len, .has_nonce = 1,
-        .counter = 0, .has_counter = 1,
+        .key = KERNEL_BYTES(bench_key, sizeof bench_key),
+        .nonce = KERNEL_BYTES(bench_nonce, nonce_len),
+        .counter = KERNEL_NUMBER(0),
     };
 }
 
@@ -268,29 +219,39 @@ static int chacha_known_answer(const kernel *k, const isa_variant *v,
                           : k->param == 12 ? tc8_keystream12
                                            : tc8_keystream20;
     kernel_args a = {
-        .key = tc8_key, .key_len = sizeof tc8_key, .has_key = 1,
-        .nonce = tc8_nonce, .nonce_len = sizeof tc8_nonce, .has_nonce = 1,
+        .key = KERNEL_BYTES(tc8_key, sizeof tc8_key),
+        .nonce = KERNEL_BYTES(tc8_nonce, sizeof tc8_nonce),
     };
     return kernel_check_known_answer(k, v, &a, zeros, sizeof zeros, want, 64,
                                      "Strombergson TC8", err, errlen);
 }
 
-#define CHACHA_KERNEL(prim, nm, r, kat)                                       \
+#define CHACHA_KERNEL(prim, nm, r, kat, nonce_arg, chk)                       \
     {                                                                         \
-        .name = nm, .primitive = #prim, .table = &chacha_impls[0].v,          \
+        .name = nm, .family = #prim, .table = &chacha_impls[0].v,             \
         .row_size = sizeof chacha_impls[0], .param = r,                       \
-        .check = prim##_check, .out_len = kernel_same_length, .run = prim##_run,  \
-        .bench_args = prim##_bench_args,                                      \
-        .options = KOPT_KEY | KOPT_NONCE | KOPT_COUNTER,                      \
+        .args = { { KARG_NEEDS(KEY, CHACHA_KEY_BYTES) }, nonce_arg,           \
+                  { KARG_TAKES_ANY(COUNTER) } },                              \
+        .check = chk, .run = prim##_run, .bench_args = prim##_bench_args,     \
         .known_answer = kat,                                                  \
     }
+#define CHACHA_NONCE                                                          \
+    { KARG_NEEDS(NONCE, CHACHA_DJB_NONCE_BYTES, CHACHA_IETF_NONCE_BYTES),     \
+      .note = "8: DJB layout, 64-bit counter; 12: IETF, 32-bit counter" }
+#define XCHACHA_NONCE { KARG_NEEDS(NONCE, XCHACHA_NONCE_BYTES) }
 
 const kernel kernel_chacha20 = CHACHA_KERNEL(chacha, "chacha20", 20,
-                                               chacha_known_answer);
+                                             chacha_known_answer,
+                                             CHACHA_NONCE, chacha_check);
 const kernel kernel_chacha12 = CHACHA_KERNEL(chacha, "chacha12", 12,
-                                               chacha_known_answer);
+                                             chacha_known_answer,
+                                             CHACHA_NONCE, chacha_check);
 const kernel kernel_chacha8 = CHACHA_KERNEL(chacha, "chacha8", 8,
-                                              chacha_known_answer);
-const kernel kernel_xchacha20 = CHACHA_KERNEL(xchacha, "xchacha20", 20, NULL);
-const kernel kernel_xchacha12 = CHACHA_KERNEL(xchacha, "xchacha12", 12, NULL);
-const kernel kernel_xchacha8 = CHACHA_KERNEL(xchacha, "xchacha8", 8, NULL);
+                                            chacha_known_answer,
+                                            CHACHA_NONCE, chacha_check);
+const kernel kernel_xchacha20 = CHACHA_KERNEL(xchacha, "xchacha20", 20, NULL,
+                                              XCHACHA_NONCE, NULL);
+const kernel kernel_xchacha12 = CHACHA_KERNEL(xchacha, "xchacha12", 12, NULL,
+                                              XCHACHA_NONCE, NULL);
+const kernel kernel_xchacha8 = CHACHA_KERNEL(xchacha, "xchacha8", 8, NULL,
+                                             XCHACHA_NONCE, NULL);

@@ -18,8 +18,6 @@
 #include <string.h>
 
 #include "../aes/aes.h"
-#include "../aes/aes_kernels.h"
-#include "aes_external_kernels.h"
 #include "external.h"
 
 enum ossl_cipher {
@@ -70,8 +68,8 @@ static EVP_CIPHER_CTX *keyed_ctx(unsigned cipher, const kernel_args *a)
     };
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
     pthread_once(&fetched, fetch_ciphers);
-    external_openssl_must(ctx && EVP_CipherInit_ex2(ctx, ciphers[cipher], a->key, NULL,
-                                   !a->decrypt,
+    external_openssl_must(ctx && EVP_CipherInit_ex2(ctx, ciphers[cipher], a->key.bytes, NULL,
+                                   !a->decrypt.set,
                                    cipher == AES128_CBC_CTS ? cts_params : NULL),
          "EVP_CipherInit_ex2");
     if (cipher == AES128_CBC)
@@ -81,7 +79,7 @@ static EVP_CIPHER_CTX *keyed_ctx(unsigned cipher, const kernel_args *a)
 
 static void key_contexts(const kernel *k, const kernel_args *a, ossl_keyed *kd)
 {
-    kd->decrypt = a->decrypt;
+    kd->decrypt = a->decrypt.set;
     kd->ctx = keyed_ctx(k->param, a);
     kd->cts = k->param == AES128_CBC ? keyed_ctx(AES128_CBC_CTS, a) : NULL;
 }
@@ -134,21 +132,21 @@ static int gcm_crypt(EVP_CIPHER_CTX *ctx, const kernel_args *a,
 {
     int n;
     uint8_t tag[16];
-    if (a->decrypt) {
+    if (a->decrypt.set) {
         len -= AES_GCM_TAG_BYTES;
         memcpy(tag, in + len, sizeof tag);
         external_openssl_must(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 16, tag),
              "EVP_CTRL_AEAD_SET_TAG");
     }
-    if (a->has_aad && a->aad_len)
-        external_openssl_must(EVP_CipherUpdate(ctx, NULL, &n, a->aad, (int)a->aad_len),
+    if (a->aad.len)
+        external_openssl_must(EVP_CipherUpdate(ctx, NULL, &n, a->aad.bytes, (int)a->aad.len),
              "EVP_CipherUpdate (AAD)");
     update_chunked(ctx, out, in, len);
     if (EVP_CipherFinal_ex(ctx, out + len, &n) <= 0) {
         memset(out, 0, len);
         return 1;
     }
-    if (!a->decrypt)
+    if (!a->decrypt.set)
         external_openssl_must(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 16, out + len),
              "EVP_CTRL_AEAD_GET_TAG");
     return 0;
@@ -160,15 +158,15 @@ static int crypt_with(const kernel *k, const ossl_keyed *kd,
 {
     uint8_t tweak[16];
     EVP_CIPHER_CTX *ctx = kd->cts && len % 16 ? kd->cts : kd->ctx;
-    const uint8_t *iv = a->iv;
+    const uint8_t *iv = a->iv.bytes;
     if (k->param == AES128_XTS || k->param == AES256_XTS) {
-        if (a->has_sector)
-            aes_xts_sector_tweak(tweak, a->sector);
+        if (a->sector.set)
+            aes_xts_sector_tweak(tweak, a->sector.num);
         else
-            memcpy(tweak, a->tweak, 16);
+            memcpy(tweak, a->tweak.bytes, 16);
         iv = tweak;
     }
-    external_openssl_must(EVP_CipherInit_ex2(ctx, NULL, NULL, iv, !a->decrypt, NULL),
+    external_openssl_must(EVP_CipherInit_ex2(ctx, NULL, NULL, iv, !a->decrypt.set, NULL),
          "EVP_CipherInit_ex2");
     switch (k->param) {
     case AES128_GCM:
@@ -194,7 +192,7 @@ static int openssl_aes_run(const kernel *k, const isa_variant *v,
     (void)v;
     ossl_keyed local;
     const ossl_keyed *kd = a->prepared;
-    if (kd && kd->decrypt == a->decrypt)
+    if (kd && kd->decrypt == a->decrypt.set)
         return crypt_with(k, kd, a, in, len, out);
     key_contexts(k, a, &local);
     int rc = crypt_with(k, &local, a, in, len, out);
@@ -208,9 +206,8 @@ static int openssl_aes_check(const kernel *k, const kernel_args *a, size_t len,
                              char *err, size_t errlen)
 {
     int xts = k->param == AES128_XTS || k->param == AES256_XTS;
-    if (external_check(k, a, len, err, errlen))
-        return -1;
-    if (xts && memcmp(a->key, a->key + a->key_len / 2, a->key_len / 2) == 0) {
+    size_t half = a->key.len / 2;
+    if (xts && memcmp(a->key.bytes, a->key.bytes + half, half) == 0) {
         snprintf(err, errlen, "%s: OpenSSL refuses XTS keys whose two halves "
                  "are equal; use another key or %s", k->name,
                  k->reference->name);
@@ -231,41 +228,32 @@ static int openssl_aes_check(const kernel *k, const kernel_args *a, size_t len,
     return 0;
 }
 
-#define OPENSSL_AES_KERNEL(var, kname, cipher, ref, opts, min)                \
+#define OPENSSL_AES_KERNEL(var, kname, cipher, ref)                           \
     const kernel var = {                                                      \
         .name = kname,                                                        \
-        .primitive = "aes",                                                   \
+        .family = "aes",                                                      \
         .table = external_row,                                                \
         .row_size = sizeof external_row[0],                                   \
         .param = cipher,                                                      \
         .check = openssl_aes_check,                                           \
-        .out_len = external_out_len,                                          \
         .run = openssl_aes_run,                                               \
-        .bench_args = external_bench_args,                                    \
         .reference = &ref,                                                    \
         .unavailable = openssl_aes_unavailable,                               \
         .prepare = openssl_aes_prepare,                                       \
         .release = openssl_aes_release,                                       \
-        .options = opts,                                                      \
-        .min_len = min,                                                       \
     }
 
 OPENSSL_AES_KERNEL(kernel_openssl_aes128_ctr, "openssl:aes-128-ctr",
-                   AES128_CTR, kernel_aes128_ctr, KOPT_KEY | KOPT_IV, 0);
+                   AES128_CTR, kernel_aes128_ctr);
 OPENSSL_AES_KERNEL(kernel_openssl_aes256_ctr, "openssl:aes-256-ctr",
-                   AES256_CTR, kernel_aes256_ctr, KOPT_KEY | KOPT_IV, 0);
+                   AES256_CTR, kernel_aes256_ctr);
 OPENSSL_AES_KERNEL(kernel_openssl_aes128_cbc, "openssl:aes-128-cbc",
-                   AES128_CBC, kernel_aes128_cbc,
-                   KOPT_KEY | KOPT_IV | KOPT_DECRYPT, 16);
+                   AES128_CBC, kernel_aes128_cbc);
 OPENSSL_AES_KERNEL(kernel_openssl_aes128_xts, "openssl:aes-128-xts",
-                   AES128_XTS, kernel_aes128_xts,
-                   KOPT_KEY | KOPT_TWEAK | KOPT_SECTOR | KOPT_DECRYPT, 16);
+                   AES128_XTS, kernel_aes128_xts);
 OPENSSL_AES_KERNEL(kernel_openssl_aes256_xts, "openssl:aes-256-xts",
-                   AES256_XTS, kernel_aes256_xts,
-                   KOPT_KEY | KOPT_TWEAK | KOPT_SECTOR | KOPT_DECRYPT, 16);
+                   AES256_XTS, kernel_aes256_xts);
 OPENSSL_AES_KERNEL(kernel_openssl_aes128_gcm, "openssl:aes-128-gcm",
-                   AES128_GCM, kernel_aes128_gcm,
-                   KOPT_KEY | KOPT_IV | KOPT_AAD | KOPT_DECRYPT, 0);
+                   AES128_GCM, kernel_aes128_gcm);
 OPENSSL_AES_KERNEL(kernel_openssl_aes256_gcm, "openssl:aes-256-gcm",
-                   AES256_GCM, kernel_aes256_gcm,
-                   KOPT_KEY | KOPT_IV | KOPT_AAD | KOPT_DECRYPT, 0);
+                   AES256_GCM, kernel_aes256_gcm);

@@ -9,10 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../blake2b/blake2b_kernels.h"
-#include "../chacha/chacha_kernels.h"
 #include "external.h"
-#include "external_kernels.h"
 
 static EVP_CIPHER *chacha20_cipher;
 static EVP_MD *blake2b512_md;
@@ -46,11 +43,11 @@ static const char *openssl_blake2b512_unavailable(const kernel *k)
  * are both the counter in little-endian followed by the nonce. */
 static void chacha20_iv(const kernel_args *a, uint8_t iv[16])
 {
-    uint64_t counter = a->has_counter ? a->counter : 0;
-    size_t counter_bytes = 16 - a->nonce_len;
+    uint64_t counter = a->counter.num;
+    size_t counter_bytes = 16 - a->nonce.len;
     for (size_t i = 0; i < counter_bytes; i++)
         iv[i] = (uint8_t)(counter >> (8 * i));
-    memcpy(iv + counter_bytes, a->nonce, a->nonce_len);
+    memcpy(iv + counter_bytes, a->nonce.bytes, a->nonce.len);
 }
 
 static EVP_CIPHER_CTX *chacha20_ctx(void)
@@ -74,32 +71,13 @@ static int openssl_chacha20_run(const kernel *k, const isa_variant *v,
     int n;
     EVP_CIPHER_CTX *ctx = chacha20_ctx();
     chacha20_iv(a, iv);
-    external_openssl_must(EVP_EncryptInit_ex2(ctx, NULL, a->key, iv, NULL),
+    external_openssl_must(EVP_EncryptInit_ex2(ctx, NULL, a->key.bytes, iv, NULL),
          "EVP_EncryptInit_ex2");
     /* EVP takes an int length. */
     for (size_t done = 0, chunk; done < len; done += chunk) {
         chunk = len - done < (1u << 30) ? len - done : (1u << 30);
         external_openssl_must(EVP_EncryptUpdate(ctx, out + done, &n, in + done, (int)chunk),
              "EVP_EncryptUpdate");
-    }
-    return 0;
-}
-
-/* EVP's BLAKE2B-512 has no key and a fixed 64-byte digest. */
-static int openssl_blake2b512_check(const kernel *k, const kernel_args *a,
-                                    size_t len, char *err, size_t errlen)
-{
-    if (external_check(k, a, len, err, errlen))
-        return -1;
-    if (a->has_key && a->key_len > 0) {
-        snprintf(err, errlen, "%s takes no --key: OpenSSL's BLAKE2B-512 is "
-                 "unkeyed (use blake2b or sodium:blake2b)", k->name);
-        return -1;
-    }
-    if (a->has_outlen && a->outlen != 64) {
-        snprintf(err, errlen, "%s gives 64 bytes only: drop --outlen (or use "
-                 "blake2b or sodium:blake2b)", k->name);
-        return -1;
     }
     return 0;
 }
@@ -131,18 +109,18 @@ static int openssl_blake2b512_run(const kernel *k, const isa_variant *v,
 
 const kernel kernel_openssl_chacha20 = EXTERNAL_KERNEL(
     "openssl:chacha20", "chacha", kernel_chacha20, openssl_chacha20_run,
-    openssl_chacha20_unavailable, KOPT_KEY | KOPT_NONCE | KOPT_COUNTER);
+    openssl_chacha20_unavailable);
 
 const kernel kernel_openssl_blake2b512 = {
     .name = "openssl:blake2b512",
-    .primitive = "blake2b",
+    .family = "blake2b",
     .table = external_row,
     .row_size = sizeof external_row[0],
-    .check = openssl_blake2b512_check,
-    .out_len = external_out_len,
+    /* EVP's BLAKE2B-512 has no key and a fixed 64-byte digest. */
+    .args = { { KARG_TAKES(OUTLEN, 64),
+                .note = "OpenSSL's is unkeyed, 64 bytes; blake2b or "
+                        "sodium:blake2b take others" } },
     .run = openssl_blake2b512_run,
-    .bench_args = external_bench_args,
     .reference = &kernel_blake2b,
     .unavailable = openssl_blake2b512_unavailable,
-    .options = KOPT_OUTLEN,
 };

@@ -16,10 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../aead/aead_kernels.h"
-#include "../rc4/rc4_kernels.h"
 #include "external.h"
-#include "more_external_kernels.h"
 
 enum cipher_id {
     CHACHA20_POLY1305,
@@ -33,7 +30,6 @@ enum cipher_id {
 
 /* A CBC cipher's sizes, and one block of a published known answer. */
 typedef struct cbc_cipher {
-    size_t key_bytes, block_bytes; /* the IV is one block */
     const char *source;
     uint8_t key[32], plaintext[16], ciphertext[16];
 } cbc_cipher;
@@ -48,7 +44,7 @@ static const struct {
     [DES_EDE3_CBC] = {
         "DES-EDE3-CBC", 0,
         &(const cbc_cipher){
-            24, 8, "NIST SP 800-67 Rev. 1, appendix B.1, block 1",
+            "NIST SP 800-67 Rev. 1, appendix B.1, block 1",
             { 0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef,
               0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef, 0x01,
               0x45, 0x67, 0x89, 0xab, 0xcd, 0xef, 0x01, 0x23 },
@@ -57,7 +53,7 @@ static const struct {
     [BF_CBC] = {
         "BF-CBC", 1,
         &(const cbc_cipher){
-            16, 8, "Schneier's Blowfish set_key vectors, 16-byte key",
+            "Schneier's Blowfish set_key vectors, 16-byte key",
             { 0xf0, 0xe1, 0xd2, 0xc3, 0xb4, 0xa5, 0x96, 0x87,
               0x78, 0x69, 0x5a, 0x4b, 0x3c, 0x2d, 0x1e, 0x0f },
             { 0xfe, 0xdc, 0xba, 0x98, 0x76, 0x54, 0x32, 0x10 },
@@ -65,7 +61,7 @@ static const struct {
     [CAMELLIA_128_CBC] = {
         "CAMELLIA-128-CBC", 0,
         &(const cbc_cipher){
-            16, 16, "RFC 3713 appendix A, 128-bit key",
+            "RFC 3713 appendix A, 128-bit key",
             { 0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef,
               0xfe, 0xdc, 0xba, 0x98, 0x76, 0x54, 0x32, 0x10 },
             { 0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef,
@@ -75,7 +71,7 @@ static const struct {
     [CAMELLIA_256_CBC] = {
         "CAMELLIA-256-CBC", 0,
         &(const cbc_cipher){
-            32, 16, "RFC 3713 appendix A, 256-bit key",
+            "RFC 3713 appendix A, 256-bit key",
             { 0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef,
               0xfe, 0xdc, 0xba, 0x98, 0x76, 0x54, 0x32, 0x10,
               0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77,
@@ -163,12 +159,12 @@ static int openssl_chacha20_poly1305_run(const kernel *k,
     (void)k;
     (void)v;
     EVP_CIPHER_CTX *ctx = cipher_ctx(CHACHA20_POLY1305);
-    int encrypt = !a->decrypt, n;
+    int encrypt = !a->decrypt.set, n;
     size_t msg_len = encrypt ? len : len - 16;
-    external_openssl_must(EVP_CipherInit_ex2(ctx, NULL, a->key, a->nonce, encrypt, NULL),
+    external_openssl_must(EVP_CipherInit_ex2(ctx, NULL, a->key.bytes, a->nonce.bytes, encrypt, NULL),
          "EVP_CipherInit_ex2");
-    if (a->has_aad)
-        update_all(ctx, NULL, a->aad, a->aad_len);
+    if (a->aad.set)
+        update_all(ctx, NULL, a->aad.bytes, a->aad.len);
     if (!encrypt)
         external_openssl_must(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 16,
                                  (void *)(in + msg_len)),
@@ -205,45 +201,46 @@ static int openssl_rc4_run(const kernel *k, const isa_variant *v,
     (void)v;
     static _Thread_local size_t key_len;
     EVP_CIPHER_CTX *ctx = cipher_ctx(RC4);
-    if (key_len != a->key_len) {
-        external_openssl_must(EVP_CIPHER_CTX_set_key_length(ctx, (int)a->key_len),
+    if (key_len != a->key.len) {
+        external_openssl_must(EVP_CIPHER_CTX_set_key_length(ctx, (int)a->key.len),
              "EVP_CIPHER_CTX_set_key_length");
-        key_len = a->key_len;
+        key_len = a->key.len;
     }
-    external_openssl_must(EVP_CipherInit_ex2(ctx, NULL, a->key, NULL, 1, NULL),
+    external_openssl_must(EVP_CipherInit_ex2(ctx, NULL, a->key.bytes, NULL, 1, NULL),
          "EVP_CipherInit_ex2");
     update_all(ctx, out, in, len);
     return 0;
 }
 
-/* The CBC ciphers: param is the cipher_id. */
+/* The CBC ciphers: param is the cipher_id; the descriptor states the key
+ * and block (IV) sizes. */
 
 static const cbc_cipher *cbc_of(const kernel *k)
 {
     return ciphers[k->param].cbc;
 }
 
+static size_t key_bytes(const kernel *k)
+{
+    return (size_t)kernel_spec_find(k, KOPT_KEY)->values[0];
+}
+
+static size_t block_bytes(const kernel *k)
+{
+    return (size_t)kernel_spec_find(k, KOPT_IV)->values[0];
+}
+
+/* Lengths are in the descriptor; CBC without padding takes whole blocks. */
 static int cbc_check(const kernel *k, const kernel_args *a, size_t len,
                      char *err, size_t errlen)
 {
-    const cbc_cipher *c = cbc_of(k);
-    if (!a->has_key || a->key_len != c->key_bytes) {
-        snprintf(err, errlen, "%s needs --key of %zu bytes (got %zu)",
-                 k->name, c->key_bytes, a->has_key ? a->key_len : 0);
-        return -1;
-    }
-    if (!a->has_iv || a->iv_len != c->block_bytes) {
-        snprintf(err, errlen, "%s needs --iv of %zu bytes (got %zu)", k->name,
-                 c->block_bytes, a->has_iv ? a->iv_len : 0);
-        return -1;
-    }
-    if (len % c->block_bytes != 0) {
-        snprintf(err, errlen, "%s is CBC without padding: the message must "
-                 "be a multiple of %zu bytes (got %zu): pad it", k->name,
-                 c->block_bytes, len);
-        return -1;
-    }
-    return 0;
+    size_t block = block_bytes(k);
+    (void)a;
+    if (len % block == 0)
+        return 0;
+    snprintf(err, errlen, "%s is CBC without padding: the message must be a "
+             "multiple of %zu bytes (got %zu): pad it", k->name, block, len);
+    return -1;
 }
 
 static const char *cbc_unavailable(const kernel *k)
@@ -259,8 +256,8 @@ static void cbc_prepare(const kernel *k, const isa_variant *v, kernel_args *a)
     (void)v;
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
     pthread_once(&fetched, fetch_ciphers);
-    if (ctx && EVP_CipherInit_ex2(ctx, fetched_cipher[k->param], a->key,
-                                  a->iv, !a->decrypt, NULL) &&
+    if (ctx && EVP_CipherInit_ex2(ctx, fetched_cipher[k->param], a->key.bytes,
+                                  a->iv.bytes, !a->decrypt.set, NULL) &&
         EVP_CIPHER_CTX_set_padding(ctx, 0)) {
         a->prepared = ctx;
         return;
@@ -283,13 +280,13 @@ static int cbc_run(const kernel *k, const isa_variant *v, const kernel_args *a,
 {
     (void)v;
     EVP_CIPHER_CTX *ctx = a->prepared;
-    size_t whole = len - len % cbc_of(k)->block_bytes;
+    size_t whole = len - len % block_bytes(k);
     if (ctx)
-        external_openssl_must(EVP_CipherInit_ex2(ctx, NULL, NULL, a->iv, -1, NULL),
+        external_openssl_must(EVP_CipherInit_ex2(ctx, NULL, NULL, a->iv.bytes, -1, NULL),
              "EVP_CipherInit_ex2");
     else {
         ctx = cipher_ctx((enum cipher_id)k->param);
-        external_openssl_must(EVP_CipherInit_ex2(ctx, NULL, a->key, a->iv, !a->decrypt, NULL),
+        external_openssl_must(EVP_CipherInit_ex2(ctx, NULL, a->key.bytes, a->iv.bytes, !a->decrypt.set, NULL),
              "EVP_CipherInit_ex2");
     }
     update_all(ctx, out, in, whole);
@@ -309,10 +306,9 @@ static const uint8_t bench_iv[16] = {
 
 static void cbc_bench_args(const kernel *k, kernel_args *a)
 {
-    const cbc_cipher *c = cbc_of(k);
     *a = (kernel_args){
-        .key = bench_key, .key_len = c->key_bytes, .has_key = 1,
-        .iv = bench_iv, .iv_len = c->block_bytes, .has_iv = 1,
+        .key = KERNEL_BYTES(bench_key, key_bytes(k)),
+        .iv = KERNEL_BYTES(bench_iv, block_bytes(k)),
     };
 }
 
@@ -323,78 +319,61 @@ static int cbc_known_answer(const kernel *k, const isa_variant *v, char *err,
 {
     static const uint8_t zero_iv[16];
     const cbc_cipher *c = cbc_of(k);
+    size_t block = block_bytes(k);
     uint8_t got[16];
     kernel_args a = {
-        .key = c->key, .key_len = c->key_bytes, .has_key = 1,
-        .iv = zero_iv, .iv_len = c->block_bytes, .has_iv = 1,
+        .key = KERNEL_BYTES(c->key, key_bytes(k)),
+        .iv = KERNEL_BYTES(zero_iv, block),
     };
-    cbc_run(k, v, &a, c->plaintext, c->block_bytes, got);
-    if (memcmp(got, c->ciphertext, c->block_bytes) != 0) {
+    cbc_run(k, v, &a, c->plaintext, block, got);
+    if (memcmp(got, c->ciphertext, block) != 0) {
         snprintf(err, errlen, "%s disagrees with %s", k->name, c->source);
         return -1;
     }
-    a.decrypt = 1;
-    cbc_run(k, v, &a, c->ciphertext, c->block_bytes, got);
-    if (memcmp(got, c->plaintext, c->block_bytes) != 0) {
+    a.decrypt = KERNEL_FLAG;
+    cbc_run(k, v, &a, c->ciphertext, block, got);
+    if (memcmp(got, c->plaintext, block) != 0) {
         snprintf(err, errlen, "%s does not decrypt %s", k->name, c->source);
         return -1;
     }
     return 0;
 }
 
-const kernel kernel_openssl_chacha20_poly1305 = {
-    .name = "openssl:chacha20-poly1305",
-    .primitive = "chacha20-poly1305",
-    .table = external_row,
-    .row_size = sizeof external_row[0],
-    .check = external_check,
-    .out_len = external_out_len,
-    .run = openssl_chacha20_poly1305_run,
-    .bench_args = external_bench_args,
-    .reference = &kernel_chacha20_poly1305,
-    .unavailable = openssl_chacha20_poly1305_unavailable,
-    .options = KOPT_KEY | KOPT_NONCE | KOPT_AAD | KOPT_DECRYPT,
-};
+const kernel kernel_openssl_chacha20_poly1305 = EXTERNAL_KERNEL(
+    "openssl:chacha20-poly1305", "chacha20-poly1305", kernel_chacha20_poly1305,
+    openssl_chacha20_poly1305_run, openssl_chacha20_poly1305_unavailable);
 
 /* Broken, for comparison only (see kernels/rc4/rc4.h). */
-const kernel kernel_openssl_rc4 = {
-    .name = "openssl:rc4",
-    .primitive = "rc4",
-    .table = external_row,
-    .row_size = sizeof external_row[0],
-    .check = external_check,
-    .out_len = external_out_len,
-    .run = openssl_rc4_run,
-    .bench_args = external_bench_args,
-    .reference = &kernel_rc4,
-    .unavailable = openssl_rc4_unavailable,
-    .options = KOPT_KEY,
-};
+const kernel kernel_openssl_rc4 = EXTERNAL_KERNEL(
+    "openssl:rc4", "rc4", kernel_rc4, openssl_rc4_run,
+    openssl_rc4_unavailable);
 
-#define CBC_KERNEL(var, kname, prim, id, block)                               \
+/* min_len is the block: shorter lengths are refused. */
+#define CBC_KERNEL(var, kname, fam, id, key_bytes, block)                     \
     const kernel var = {                                                      \
         .name = kname,                                                        \
-        .primitive = prim,                                                    \
+        .family = fam,                                                        \
         .table = external_row,                                                \
         .row_size = sizeof external_row[0],                                   \
         .param = id,                                                          \
+        .args = { { KARG_NEEDS(KEY, key_bytes) }, { KARG_NEEDS(IV, block) },  \
+                  { KARG_TAKES_ANY(DECRYPT) } },                              \
+        .min_len = block,                                                     \
+        .min_len_why = "one whole block",                                     \
         .check = cbc_check,                                                   \
-        .out_len = kernel_same_length,                                               \
         .run = cbc_run,                                                       \
         .bench_args = cbc_bench_args,                                         \
         .unavailable = cbc_unavailable,                                       \
         .known_answer = cbc_known_answer,                                     \
         .prepare = cbc_prepare,                                               \
         .release = cbc_release,                                               \
-        .options = KOPT_KEY | KOPT_IV | KOPT_DECRYPT,                         \
-        .min_len = block,                                                     \
     }
 
-/* min_len is the block: shorter lengths are refused. */
 CBC_KERNEL(kernel_openssl_des_ede3_cbc, "openssl:des-ede3-cbc", "3des",
-           DES_EDE3_CBC, 8);
-CBC_KERNEL(kernel_openssl_bf_cbc, "openssl:bf-cbc", "blowfish", BF_CBC, 8);
+           DES_EDE3_CBC, 24, 8);
+CBC_KERNEL(kernel_openssl_bf_cbc, "openssl:bf-cbc", "blowfish", BF_CBC, 16,
+           8);
 CBC_KERNEL(kernel_openssl_camellia_128_cbc, "openssl:camellia-128-cbc",
-           "camellia", CAMELLIA_128_CBC, 16);
+           "camellia", CAMELLIA_128_CBC, 16, 16);
 CBC_KERNEL(kernel_openssl_camellia_256_cbc, "openssl:camellia-256-cbc",
-           "camellia", CAMELLIA_256_CBC, 16);
+           "camellia", CAMELLIA_256_CBC, 32, 16);

@@ -7,8 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../aes/aes_kernels.h"
-#include "aes_external_kernels.h"
+#include "../aes/aes.h"
 #include "external.h"
 
 static const char *sodium_aes256gcm_unavailable(const kernel *k)
@@ -31,7 +30,7 @@ static void sodium_aes256gcm_prepare(const kernel *k, const isa_variant *v,
     crypto_aead_aes256gcm_state *st =
         aligned_alloc(16, sizeof(crypto_aead_aes256gcm_state));
     if (st) {
-        crypto_aead_aes256gcm_beforenm(st, a->key);
+        crypto_aead_aes256gcm_beforenm(st, a->key.bytes);
         /* Round keys and H, nothing public. */
         kernel_add_secret(a, st, sizeof *st);
     }
@@ -52,19 +51,19 @@ static int sodium_aes256gcm_run(const kernel *k, const isa_variant *v,
     (void)v;
     crypto_aead_aes256gcm_state local;
     const crypto_aead_aes256gcm_state *st = a->prepared;
-    const uint8_t *aad = a->has_aad ? a->aad : NULL;
-    unsigned long long aad_len = a->has_aad ? a->aad_len : 0, n;
+    const uint8_t *aad = a->aad.bytes;
+    unsigned long long aad_len = a->aad.len, n;
     if (!st) {
-        crypto_aead_aes256gcm_beforenm(&local, a->key);
+        crypto_aead_aes256gcm_beforenm(&local, a->key.bytes);
         st = &local;
     }
-    if (!a->decrypt) {
+    if (!a->decrypt.set) {
         crypto_aead_aes256gcm_encrypt_afternm(out, &n, in, len, aad, aad_len,
-                                              NULL, a->iv, st);
+                                              NULL, a->iv.bytes, st);
         return 0;
     }
     if (crypto_aead_aes256gcm_decrypt_afternm(out, &n, NULL, in, len, aad,
-                                              aad_len, a->iv, st) != 0) {
+                                              aad_len, a->iv.bytes, st) != 0) {
         memset(out, 0, len - crypto_aead_aes256gcm_ABYTES);
         return 1;
     }
@@ -73,16 +72,12 @@ static int sodium_aes256gcm_run(const kernel *k, const isa_variant *v,
 
 const kernel kernel_sodium_aes256gcm = {
     .name = "sodium:aes256gcm",
-    .primitive = "aes",
+    .family = "aes",
     .table = external_row,
     .row_size = sizeof external_row[0],
-    .check = external_check,
-    .out_len = external_out_len,
     .run = sodium_aes256gcm_run,
-    .bench_args = external_bench_args,
     .reference = &kernel_aes256_gcm,
     .unavailable = sodium_aes256gcm_unavailable,
     .prepare = sodium_aes256gcm_prepare,
     .release = sodium_aes256gcm_release,
-    .options = KOPT_KEY | KOPT_IV | KOPT_AAD | KOPT_DECRYPT,
 };

@@ -5,12 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../blake2b/blake2b_kernels.h"
-#include "../chacha/chacha_kernels.h"
 #include "../lioness/lioness.h"
-#include "../lioness/lioness_kernels.h"
 #include "external.h"
-#include "external_kernels.h"
 
 static int sodium_chacha20_run(const kernel *k, const isa_variant *v,
                                const kernel_args *a, const uint8_t *in,
@@ -18,12 +14,13 @@ static int sodium_chacha20_run(const kernel *k, const isa_variant *v,
 {
     (void)k;
     (void)v;
-    uint64_t counter = a->has_counter ? a->counter : 0;
-    if (a->nonce_len == crypto_stream_chacha20_ietf_NONCEBYTES)
-        crypto_stream_chacha20_ietf_xor_ic(out, in, len, a->nonce,
-                                           (uint32_t)counter, a->key);
+    uint64_t counter = a->counter.num;
+    if (a->nonce.len == crypto_stream_chacha20_ietf_NONCEBYTES)
+        crypto_stream_chacha20_ietf_xor_ic(out, in, len, a->nonce.bytes,
+                                           (uint32_t)counter, a->key.bytes);
     else
-        crypto_stream_chacha20_xor_ic(out, in, len, a->nonce, counter, a->key);
+        crypto_stream_chacha20_xor_ic(out, in, len, a->nonce.bytes, counter,
+                                      a->key.bytes);
     return 0;
 }
 
@@ -32,18 +29,18 @@ static int sodium_blake2b_run(const kernel *k, const isa_variant *v,
                               size_t len, uint8_t *out)
 {
     (void)v;
-    crypto_generichash(out, external_out_len(k, a, len), in, len,
-                       a->has_key ? a->key : NULL, a->has_key ? a->key_len : 0);
+    crypto_generichash(out, kernel_out_len(k, a, len), in, len, a->key.bytes,
+                       a->key.len);
     return 0;
 }
 
 const kernel kernel_sodium_chacha20 = EXTERNAL_KERNEL(
     "sodium:chacha20", "chacha", kernel_chacha20, sodium_chacha20_run,
-    external_sodium_unavailable, KOPT_KEY | KOPT_NONCE | KOPT_COUNTER);
+    external_sodium_unavailable);
 
 const kernel kernel_sodium_blake2b = EXTERNAL_KERNEL(
     "sodium:blake2b", "blake2b", kernel_blake2b, sodium_blake2b_run,
-    external_sodium_unavailable, KOPT_KEY | KOPT_OUTLEN);
+    external_sodium_unavailable);
 
 /* LIONESS composed the way an application would with libsodium alone: its
  * ChaCha20 (DJB layout, counter 0) and keyed crypto_generichash, rekeying
@@ -74,11 +71,11 @@ static int sodium_lioness_run(const kernel *k, const isa_variant *v,
 {
     (void)k;
     (void)v;
-    const uint8_t *k1 = a->key, *k2 = a->key + 40, *k3 = a->key + 104,
-                  *k4 = a->key + 144;
+    const uint8_t *k1 = a->key.bytes, *k2 = k1 + 40, *k3 = k1 + 104,
+                  *k4 = k1 + 144;
     if (out != in)
         memmove(out, in, len);
-    if (a->decrypt) {
+    if (a->decrypt.set) {
         sodium_lioness_hash(out, len, k4);
         sodium_lioness_stream(out, len, k3);
         sodium_lioness_hash(out, len, k2);
@@ -92,28 +89,17 @@ static int sodium_lioness_run(const kernel *k, const isa_variant *v,
     return 0;
 }
 
-static int sodium_lioness_check(const kernel *k, const kernel_args *a,
-                                size_t len, char *err, size_t errlen)
-{
-    if (a->has_rounds && a->rounds != 20) {
-        snprintf(err, errlen, "%s has ChaCha20 only: drop --rounds or use "
-                 "--rounds=20", k->name);
-        return -1;
-    }
-    return external_check(k, a, len, err, errlen);
-}
-
+/* LIONESS's arguments, with ChaCha20 only. */
 const kernel kernel_sodium_lioness = {
     .name = "sodium:lioness",
-    .primitive = "lioness",
+    .family = "lioness",
     .table = external_row,
     .row_size = sizeof external_row[0],
-    .check = sodium_lioness_check,
-    .out_len = external_out_len,
+    .args = { { KARG_NEEDS(KEY, LIONESS_KEY_BYTES), .note = "K1|K2|K3|K4" },
+              { KARG_TAKES(ROUNDS, 20),
+                .note = "libsodium has ChaCha20 only" },
+              { KARG_TAKES_ANY(DECRYPT) } },
     .run = sodium_lioness_run,
-    .bench_args = external_bench_args,
     .reference = &kernel_lioness,
     .unavailable = external_sodium_unavailable,
-    .options = KOPT_KEY | KOPT_ROUNDS | KOPT_DECRYPT,
-    .min_len = LIONESS_MIN_BLOCK,
 };

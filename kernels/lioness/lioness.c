@@ -6,7 +6,7 @@
 #include <string.h>
 #include <x86intrin.h>
 
-#include "lioness_kernels.h"
+#include "../kernel.h"
 
 /* A LIONESS variant pairs the ChaCha and BLAKE2b implementations of one
  * ISA level, named here and looked up at key setup. Where a primitive has
@@ -223,34 +223,11 @@ void lioness_decrypt_x4(const lioness_key *const k[LIONESS_X4],
 
 /* Registry kernels. */
 
-static int lioness_check(const kernel *k, const kernel_args *a, size_t len,
-                         char *err, size_t errlen)
-{
-    unsigned rounds = a->has_rounds ? a->rounds : k->param;
-    if (!a->has_key || a->key_len != LIONESS_KEY_BYTES) {
-        snprintf(err, errlen, "%s needs --key of %d bytes, K1|K2|K3|K4 "
-                 "(got %zu)", k->name, LIONESS_KEY_BYTES,
-                 a->has_key ? a->key_len : 0);
-        return -1;
-    }
-    if (rounds != 8 && rounds != 12 && rounds != 20) {
-        snprintf(err, errlen, "%s --rounds must be 8, 12 or 20 (got %u)",
-                 k->name, rounds);
-        return -1;
-    }
-    if (len < LIONESS_MIN_BLOCK) {
-        snprintf(err, errlen, "%s block must be at least %d bytes (got %zu): "
-                 "pad the message", k->name, LIONESS_MIN_BLOCK, len);
-        return -1;
-    }
-    return 0;
-}
-
 static void lioness_setup_from_args(const kernel *k, const isa_variant *v,
                                     const kernel_args *a, lioness_key *lk)
 {
-    lioness_setup(lk, (const lioness_impl *)v, a->key,
-                  a->has_rounds ? a->rounds : k->param);
+    lioness_setup(lk, (const lioness_impl *)v, a->key.bytes,
+                  a->rounds.set ? (unsigned)a->rounds.num : k->param);
 }
 
 static void lioness_prepare(const kernel *k, const isa_variant *v,
@@ -294,7 +271,7 @@ static int lioness_run_staged(const kernel *k, const isa_variant *v,
 {
     lioness_key local;
     const lioness_key *lk = key_for(k, v, a, &local);
-    if (a->decrypt)
+    if (a->decrypt.set)
         lioness_decrypt(lk, out, in, len);
     else if (ticks)
         lioness_encrypt_staged(lk, out, in, len, ticks);
@@ -319,8 +296,8 @@ static const uint8_t bench_key[LIONESS_KEY_BYTES] = {
 static void lioness_bench_args(const kernel *k, kernel_args *a)
 {
     *a = (kernel_args){
-        .key = bench_key, .key_len = sizeof bench_key, .has_key = 1,
-        .rounds = k->param, .has_rounds = 1,
+        .key = KERNEL_BYTES(bench_key, sizeof bench_key),
+        .rounds = KERNEL_NUMBER(k->param),
     };
 }
 
@@ -364,8 +341,8 @@ static int lioness_known_answer(const kernel *k, const isa_variant *v,
     uint8_t want[LIONESS_X4][sizeof compat_ciphertext];
     size_t cells = kernel_batch(k);
     kernel_args a = {
-        .key = zero_key, .key_len = sizeof zero_key, .has_key = 1,
-        .rounds = 20, .has_rounds = 1,
+        .key = KERNEL_BYTES(zero_key, sizeof zero_key),
+        .rounds = KERNEL_NUMBER(20),
     };
     for (size_t j = 0; j < cells; j++) {
         memcpy(in[j], compat_block, sizeof compat_block);
@@ -393,7 +370,7 @@ static int lioness_x4_run_staged(const kernel *k, const isa_variant *v,
     stamp(ticks, LIONESS_STAGE_COPY, &last);
     for (unsigned j = 0; j < LIONESS_X4; j++)
         cells[j] = out + j * len;
-    if (a->decrypt)
+    if (a->decrypt.set)
         lioness_decrypt_x4(keys, cells, len);
     else
         lioness_encrypt_x4(keys, cells, len, ticks);
@@ -407,25 +384,29 @@ static int lioness_x4_run(const kernel *k, const isa_variant *v,
     return lioness_x4_run_staged(k, v, a, in, len, out, NULL);
 }
 
+#define LIONESS_ARGS                                                          \
+    { { KARG_NEEDS(KEY, LIONESS_KEY_BYTES), .note = "K1|K2|K3|K4" },          \
+      { KARG_TAKES(ROUNDS, 8, 12, 20) }, { KARG_TAKES_ANY(DECRYPT) } }
+#define LIONESS_MIN_WHY "pad the message"
+
 #define LIONESS_KERNEL(var, kname, r, run_fn, staged_fn, cells)             \
     const kernel var = {                                                      \
         .name = kname,                                                        \
-        .primitive = "lioness",                                               \
+        .family = "lioness",                                                  \
         .table = &lioness_impls[0].v,                                         \
         .row_size = sizeof lioness_impls[0],                                  \
         .param = r,                                                           \
-        .check = lioness_check,                                               \
-        .out_len = kernel_same_length,                                           \
+        .args = LIONESS_ARGS,                                                 \
         .run = run_fn,                                                        \
         .bench_args = lioness_bench_args,                                     \
         .prepare = lioness_prepare,                                           \
         .release = lioness_release,                                           \
-        .options = KOPT_KEY | KOPT_ROUNDS | KOPT_DECRYPT,                     \
         .run_staged = staged_fn,                                              \
         .known_answer = lioness_known_answer,                                 \
         .stage_names = lioness_stage_names,                                   \
         .n_stages = LIONESS_STAGES,                                           \
         .min_len = LIONESS_MIN_BLOCK,                                         \
+        .min_len_why = LIONESS_MIN_WHY,                                       \
         .batch = cells,                                                       \
     }
 

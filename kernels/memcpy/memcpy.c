@@ -1,6 +1,6 @@
 /* The memcpy implementation table and its registry kernel. */
 #include "memcpy.h"
-#include "memcpy_kernels.h"
+#include "../kernel.h"
 
 const memcpy_impl memcpy_impls[] = {
     { { "avx512", CPU_AVX512 }, memcpy_copy_avx512 },
@@ -8,17 +8,6 @@ const memcpy_impl memcpy_impls[] = {
     { { "generic", 0 }, memcpy_copy_generic },
     { { NULL, 0 }, NULL },
 };
-
-static int memcpy_check(const kernel *k, const kernel_args *a, size_t len,
-                        char *err, size_t errlen)
-{
-    (void)k;
-    (void)a;
-    (void)len;
-    (void)err;
-    (void)errlen;
-    return 0; /* any message; kat refuses every option (options = 0) */
-}
 
 static int memcpy_run(const kernel *k, const isa_variant *v,
                       const kernel_args *a, const uint8_t *in, size_t len,
@@ -38,11 +27,9 @@ static void memcpy_bench_args(const kernel *k, kernel_args *a)
 
 const kernel kernel_memcpy = {
     .name = "memcpy",
-    .primitive = "memcpy",
+    .family = "memcpy",
     .table = &memcpy_impls[0].v,
     .row_size = sizeof memcpy_impls[0],
-    .check = memcpy_check,
-    .out_len = kernel_same_length,
     .run = memcpy_run,
     .bench_args = memcpy_bench_args,
 };

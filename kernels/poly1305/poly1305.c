@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "poly1305.h"
-#include "poly1305_kernels.h"
+#include "../kernel.h"
 #include "poly1305_scalar.h"
 
 const poly1305_impl poly1305_impls[] = {
@@ -57,18 +57,6 @@ void poly1305_auth(const poly1305_impl *impl, uint8_t tag[POLY1305_TAG_BYTES],
 
 /* Registry kernel: `kat poly1305 --key=HEX(32)` writes the tag. */
 
-static int poly1305_check(const kernel *k, const kernel_args *a, size_t len,
-                          char *err, size_t errlen)
-{
-    (void)len;
-    if (!a->has_key || a->key_len != POLY1305_KEY_BYTES) {
-        snprintf(err, errlen, "%s needs --key of %d bytes, r|s (got %zu)",
-                 k->name, POLY1305_KEY_BYTES, a->has_key ? a->key_len : 0);
-        return -1;
-    }
-    return 0;
-}
-
 static size_t poly1305_out_len(const kernel *k, const kernel_args *a,
                                size_t len)
 {
@@ -83,7 +71,7 @@ static int poly1305_run(const kernel *k, const isa_variant *v,
                         uint8_t *out)
 {
     (void)k;
-    poly1305_auth((const poly1305_impl *)v, out, in, len, a->key);
+    poly1305_auth((const poly1305_impl *)v, out, in, len, a->key.bytes);
     return 0;
 }
 
@@ -98,18 +86,17 @@ static void poly1305_bench_args(const kernel *k, kernel_args *a)
 {
     (void)k;
     *a = (kernel_args){
-        .key = bench_key, .key_len = sizeof bench_key, .has_key = 1,
+        .key = KERNEL_BYTES(bench_key, sizeof bench_key),
     };
 }
 
 const kernel kernel_poly1305 = {
     .name = "poly1305",
-    .primitive = "poly1305",
+    .family = "poly1305",
     .table = &poly1305_impls[0].v,
     .row_size = sizeof poly1305_impls[0],
-    .check = poly1305_check,
+    .args = { { KARG_NEEDS(KEY, POLY1305_KEY_BYTES), .note = "r then s" } },
     .out_len = poly1305_out_len,
     .run = poly1305_run,
     .bench_args = poly1305_bench_args,
-    .options = KOPT_KEY,
 };

@@ -3,31 +3,19 @@
 #include <stdio.h>
 
 #include "rc4.h"
-#include "rc4_kernels.h"
+#include "../kernel.h"
 
 const rc4_impl rc4_impls[] = {
     { { "generic", 0 }, rc4_xor_generic },
     { { NULL, 0 }, NULL },
 };
 
-static int rc4_check(const kernel *k, const kernel_args *a, size_t len,
-                     char *err, size_t errlen)
-{
-    (void)len;
-    if (!a->has_key || a->key_len < 1 || a->key_len > RC4_MAX_KEY_BYTES) {
-        snprintf(err, errlen, "%s needs --key of 1 to %d bytes (got %zu)",
-                 k->name, RC4_MAX_KEY_BYTES, a->has_key ? a->key_len : 0);
-        return -1;
-    }
-    return 0;
-}
-
 static int rc4_run(const kernel *k, const isa_variant *v,
                    const kernel_args *a, const uint8_t *in, size_t len,
                    uint8_t *out)
 {
     (void)k;
-    ((const rc4_impl *)v)->xor_stream(out, in, len, a->key, a->key_len);
+    ((const rc4_impl *)v)->xor_stream(out, in, len, a->key.bytes, a->key.len);
     return 0;
 }
 
@@ -41,18 +29,16 @@ static void rc4_bench_args(const kernel *k, kernel_args *a)
 {
     (void)k;
     *a = (kernel_args){
-        .key = bench_key, .key_len = sizeof bench_key, .has_key = 1,
+        .key = KERNEL_BYTES(bench_key, sizeof bench_key),
     };
 }
 
 const kernel kernel_rc4 = {
     .name = "rc4",
-    .primitive = "rc4",
+    .family = "rc4",
     .table = &rc4_impls[0].v,
     .row_size = sizeof rc4_impls[0],
-    .check = rc4_check,
-    .out_len = kernel_same_length,
+    .args = { { KARG_NEEDS_RANGE(KEY, 1, RC4_MAX_KEY_BYTES) } },
     .run = rc4_run,
     .bench_args = rc4_bench_args,
-    .options = KOPT_KEY,
 };

@@ -19,8 +19,7 @@
 #include <string.h>
 
 #include "../aes/aes.h"
-#include "../aes/aes_kernels.h"
-#include "tor_kernels.h"
+#include "../kernel.h"
 
 #define RELAY_HEADER_BYTES 11
 #define RELAY_DIGEST_OFFSET 5
@@ -40,9 +39,9 @@ static const uint8_t digest_seed[20] = "cyclebench relay sha";
 static int relay_crypto_init(relay_crypto *rc, const isa_variant *v,
                              const kernel_args *a)
 {
-    aes_setup((const aes_impl *)v, &rc->aes, a->key, a->key_len);
-    if (a->has_iv)
-        memcpy(rc->counter, a->iv, sizeof rc->counter);
+    aes_setup((const aes_impl *)v, &rc->aes, a->key.bytes, a->key.len);
+    if (a->iv.set)
+        memcpy(rc->counter, a->iv.bytes, sizeof rc->counter);
     else
         memset(rc->counter, 0, sizeof rc->counter);
     return SHA1_Init(&rc->running_digest) &&
@@ -77,28 +76,6 @@ static int relay_crypt_cell(relay_crypto *rc, const isa_variant *v,
     memcpy(out + RELAY_DIGEST_OFFSET, digest, RELAY_DIGEST_BYTES);
     aes_ctr_xor((const aes_impl *)v, &rc->aes, out, out, len, rc->counter);
     advance_counter(rc->counter, (len + AES_BLOCK_BYTES - 1) / AES_BLOCK_BYTES);
-    return 0;
-}
-
-static int tor_check(const kernel *k, const kernel_args *a, size_t len,
-                     char *err, size_t errlen)
-{
-    if (!a->has_key || a->key_len != RELAY_KEY_BYTES) {
-        snprintf(err, errlen, "%s needs --key of %d bytes (AES-128; got %zu)",
-                 k->name, RELAY_KEY_BYTES, a->has_key ? a->key_len : 0);
-        return -1;
-    }
-    if (a->has_iv && a->iv_len != 16) {
-        snprintf(err, errlen, "%s --iv must be 16 bytes, the initial counter "
-                 "block (got %zu)", k->name, a->iv_len);
-        return -1;
-    }
-    if (len < RELAY_HEADER_BYTES) {
-        snprintf(err, errlen, "%s cell must hold the %d-byte relay header "
-                 "(got %zu bytes): send a 509-byte payload", k->name,
-                 RELAY_HEADER_BYTES, len);
-        return -1;
-    }
     return 0;
 }
 
@@ -151,21 +128,20 @@ static const uint8_t bench_key[RELAY_KEY_BYTES] = "cyclebench relay";
 static void tor_bench_args(const kernel *k, kernel_args *a)
 {
     (void)k;
-    *a = (kernel_args){ .key = bench_key, .key_len = sizeof bench_key,
-                        .has_key = 1 };
+    *a = (kernel_args){ .key = KERNEL_BYTES(bench_key, sizeof bench_key) };
 }
 
 const kernel kernel_tor_relay_cell = {
     .name = "tor-relay-cell",
-    .primitive = "tor-relay-cell",
+    .family = "tor-relay-cell",
     .table = &aes_impls[0].v,
     .row_size = sizeof aes_impls[0],
-    .check = tor_check,
-    .out_len = kernel_same_length,
+    .args = { { KARG_NEEDS(KEY, RELAY_KEY_BYTES), .note = "AES-128" },
+              { KARG_TAKES(IV, 16), .note = "the initial counter block" } },
+    .min_len = RELAY_HEADER_BYTES,
+    .min_len_why = "the relay header; send a 509-byte payload",
     .run = tor_run,
     .bench_args = tor_bench_args,
     .prepare = tor_prepare,
     .release = tor_release,
-    .options = KOPT_KEY | KOPT_IV,
-    .min_len = RELAY_HEADER_BYTES,
 };

@@ -1,0 +1,43 @@
+/* The kernel registry: every kernel, in the order `list` prints them
+ * (ours by family, then other libraries': what users would pick instead).
+ * A kernel is defined in its own folder as `const kernel kernel_<id>`;
+ * adding one is one line here. */
+#ifndef CYCLEBENCH_REGISTRY_H
+#define CYCLEBENCH_REGISTRY_H
+
+#include "kernel.h"
+
+#define CYCLEBENCH_KERNELS(X)                                                \
+    X(chacha20) X(chacha12) X(chacha8)                                       \
+    X(xchacha20) X(xchacha12) X(xchacha8)                                    \
+    X(blake2b)                                                               \
+    X(lioness) X(lioness12) X(lioness8) X(lioness_x4)                        \
+    X(aes128_ctr) X(aes256_ctr)                                              \
+    X(aes128_cbc) X(aes256_cbc)                                              \
+    X(aes128_xts) X(aes256_xts)                                              \
+    X(aes128_gcm) X(aes256_gcm)                                              \
+    X(poly1305) X(chacha20_poly1305) X(xchacha20_poly1305)                   \
+    X(rc4)                                                                   \
+    X(tor_relay_cell)                                                        \
+    X(memcpy)                                                                \
+                                                                             \
+    X(openssl_chacha20) X(openssl_blake2b512)                                \
+    X(openssl_aes128_ctr) X(openssl_aes256_ctr)                              \
+    X(openssl_aes128_cbc)                                                    \
+    X(openssl_aes128_xts) X(openssl_aes256_xts)                              \
+    X(openssl_aes128_gcm) X(openssl_aes256_gcm)                              \
+    X(openssl_chacha20_poly1305)                                             \
+    X(openssl_rc4) X(openssl_des_ede3_cbc) X(openssl_bf_cbc)                 \
+    X(openssl_camellia_128_cbc) X(openssl_camellia_256_cbc)                  \
+    X(sodium_chacha20) X(sodium_blake2b) X(sodium_lioness)                   \
+    X(sodium_aes256gcm) X(sodium_poly1305)                                   \
+    X(sodium_chacha20poly1305_ietf) X(sodium_xchacha20poly1305)
+
+#define CYCLEBENCH_DECLARE_KERNEL(id) extern const kernel kernel_##id;
+CYCLEBENCH_KERNELS(CYCLEBENCH_DECLARE_KERNEL)
+#undef CYCLEBENCH_DECLARE_KERNEL
+
+/* NULL-terminated, in the order above. */
+extern const kernel *const kernel_registry[];
+
+#endif
