@@ -103,6 +103,11 @@ typedef uint32_t aes_sub_word_fn(uint32_t w);
 void aes_expand_enc(aes_key *k, const uint8_t *key, size_t key_len,
                     aes_sub_word_fn *sub_word);
 
+/* One AES encryption round on a block, table-driven (not constant-time):
+ * out = MixColumns(ShiftRows(SubBytes(in))) ^ rk; out may equal in. */
+void aes_round_generic(uint8_t out[16], const uint8_t in[16],
+                       const uint8_t rk[16]);
+
 /* XTS's tweak times x in GF(2^128), little-endian (IEEE 1619 5.2). */
 static inline __attribute__((always_inline)) void aes_xts_mulx(uint8_t t[16])
 {

@@ -252,6 +252,19 @@ static void encrypt_block_generic(const aes_key *k, uint8_t out[16],
     store32_le(out + 12, sbox_column(s3, s0, s1, s2, rk + 12));
 }
 
+/* One full round (SubBytes, ShiftRows, MixColumns, AddRoundKey), the
+ * building block of AEGIS: the middle rounds of encrypt_block_generic. */
+void aes_round_generic(uint8_t out[16], const uint8_t in[16],
+                       const uint8_t rk[16])
+{
+    uint32_t s0 = load32_le(in), s1 = load32_le(in + 4),
+             s2 = load32_le(in + 8), s3 = load32_le(in + 12);
+    store32_le(out, te_column(s0, s1, s2, s3, rk));
+    store32_le(out + 4, te_column(s1, s2, s3, s0, rk + 4));
+    store32_le(out + 8, te_column(s2, s3, s0, s1, rk + 8));
+    store32_le(out + 12, te_column(s3, s0, s1, s2, rk + 12));
+}
+
 /* InvShiftRows: row r of output column c comes from column c - r. */
 static void decrypt_block_generic(const aes_key *k, uint8_t out[16],
                                   const uint8_t in[16])
