@@ -7,28 +7,6 @@
 set -u
 . "$(dirname "$0")/cli_lib.sh"
 
-# expect_hex <name> <want hex> <input hex> <args...>
-expect_hex() {
-    local name=$1 want=$2 input=$3; shift 3
-    local got
-    got=$(printf '%s' "$input" | unhex | "$bin" kat "$@" | hex)
-    [ "$got" = "$want" ] && ok "$name" || fail "$name: got $got"
-}
-
-# expect_status <name> <status> <input hex> <args...>: that exit status,
-# one line on stderr, nothing on stdout.
-expect_status() {
-    local name=$1 want=$2 input=$3; shift 3
-    printf '%s' "$input" | unhex | "$bin" kat "$@" >"$tmp/out" 2>"$tmp/err"
-    local status=$? lines
-    lines=$(wc -l <"$tmp/err")
-    if [ $status -eq "$want" ] && [ ! -s "$tmp/out" ] && [ "$lines" -eq 1 ]; then
-        ok "$name: $(cat "$tmp/err")"
-    else
-        fail "$name: status $status, stdout $(wc -c <"$tmp/out") bytes, stderr $lines lines: $(head -c 300 "$tmp/err")"
-    fi
-}
-
 "$bin" list >"$tmp/list"
 for row in "aegis128l aesni" "aegis128l generic" "aegis256 aesni" \
            "aegis256 generic" "aegis128x2 vaes-avx2" "aegis128x2 generic" \

@@ -43,22 +43,6 @@ static const aegis_kernel kernels[] = {
 };
 #define N_KERNELS (sizeof kernels / sizeof kernels[0])
 
-static int usable(const aegis_impl *impl)
-{
-    if (cpu_supports(impl->v.required))
-        return 1;
-    SKIP("%s not supported by this CPU", impl->v.isa);
-    return 0;
-}
-
-static int all_zero(const uint8_t *p, size_t n)
-{
-    uint8_t acc = 0;
-    for (size_t i = 0; i < n; i++)
-        acc |= p[i];
-    return acc == 0;
-}
-
 static const aegis_impl *generic_of(const aegis_kernel *ak)
 {
     const aegis_impl *impl = ak->impls;
@@ -100,7 +84,7 @@ static void check_case_at(const aegis_impl *impl, const aead_case *c,
         CHECK(rc == 0 && memcmp(opened, c->msg, c->len) == 0,
               "%s: did not open", what);
     else
-        CHECK(rc != 0 && all_zero(opened, c->len) && opened[c->len] == 0xa5,
+        CHECK(rc != 0 && check_all_zero(opened, c->len) && opened[c->len] == 0xa5,
               "%s: %s", what,
               rc == 0 ? "a vector that must fail opened"
                       : "the output is not zeros up to its length");
@@ -136,7 +120,7 @@ static void test_draft(const aegis_kernel *ak, const aegis_impl *impl,
     size_t vectors = 0;
     CASE("%s draft-irtf-cfrg-aegis-aead appendix A, both tags @%s",
          ak->k->name, impl->v.isa);
-    if (!usable(impl))
+    if (!check_usable(&impl->v))
         return;
     for (size_t i = 0; i < n; i++) {
         const char *kernel_name = kv_get(&recs[i], "kernel");
@@ -180,7 +164,7 @@ static void test_wycheproof(const aegis_kernel *ak, const aegis_impl *impl,
     const json *groups = doc ? json_get(doc, "testGroups") : NULL;
     size_t n = 0, invalid = 0;
     CASE("%s Wycheproof (%s) @%s", ak->k->name, ak->wycheproof, impl->v.isa);
-    if (!usable(impl) ||
+    if (!check_usable(&impl->v) ||
         !CHECK(groups && groups->type == JSON_ARRAY, "%s unreadable",
                ak->wycheproof))
         return;
@@ -260,7 +244,7 @@ static void test_vs_generic(const aegis_kernel *ak, const aegis_impl *impl)
     CASE("%s@%s against generic: random key, nonce, AAD and tag, lengths "
          "0-%d, misaligned and in place, opened back", ak->k->name,
          impl->v.isa, MAX_LEN);
-    if (!usable(impl))
+    if (!check_usable(&impl->v))
         return;
     for (size_t i = 0; i < n; i++) {
         uint8_t key_bytes[32], nonce[32];
@@ -300,7 +284,7 @@ static void test_forgeries(const aegis_kernel *ak, const aegis_impl *impl)
     uint64_t seed = 0xf0f9e + ak->rate;
     CASE("%s@%s rejects a flipped bit of ciphertext, tag or AAD, both tags",
          ak->k->name, impl->v.isa);
-    if (!usable(impl))
+    if (!check_usable(&impl->v))
         return;
     for (int i = 0; i < FORGERIES; i++) {
         uint8_t key_bytes[32], nonce[32];
@@ -327,7 +311,7 @@ static void test_forgeries(const aegis_kernel *ak, const aegis_impl *impl)
         memset(back, 0xa5, len + 1);
         int rc = aegis_decrypt(impl, &key, nonce, aad, aad_len, back, want,
                                len, tag_len);
-        CHECK(rc != 0 && all_zero(back, len) && back[len] == 0xa5,
+        CHECK(rc != 0 && check_all_zero(back, len) && back[len] == 0xa5,
               "a flipped bit in %s byte %zu (len %zu, %zu-byte tag) %s",
               where == 2 ? "AAD" : "sealed", at, len, tag_len,
               rc == 0 ? "was accepted" : "left plaintext in the output");
@@ -391,7 +375,7 @@ static void test_registry(const aegis_kernel *ak)
                   "%" PRIu64 "-byte tag: does not open its own output", tag);
             sealed[sealed_len - 1] ^= 1;
             CHECK(k->run(k, v, &a, sealed, sealed_len, opened) == 1 &&
-                      all_zero(opened, sizeof opened),
+                      check_all_zero(opened, sizeof opened),
                   "%" PRIu64 "-byte tag: a bad tag was not refused, or "
                   "plaintext was released", tag);
             kernel_release(k, &a);

@@ -25,40 +25,23 @@ const uint8_t aegis_c1[AEGIS_BLOCK_BYTES] = {
  * run no more AES rounds per cycle. */
 #define AEGIS_ROW(kernel, name, isa, required)                                \
     { { name, required }, kernel##_encrypt_##isa, kernel##_decrypt_##isa }
-#define AEGIS_END { { NULL, 0 }, NULL, NULL }
+/* A kernel's table: its one x86 row, then generic. */
+#define AEGIS_TABLE(kernel, name, isa, required)                              \
+    const aegis_impl kernel##_impls[] = {                                     \
+        AEGIS_ROW(kernel, name, isa, required),                               \
+        AEGIS_ROW(kernel, "generic", generic, 0),                             \
+        { { NULL, 0 }, NULL, NULL },                                          \
+    }
+#define AESNI (CPU_AESNI | CPU_SSE41)
 #define VAES_AVX2 (CPU_AVX2 | CPU_AESNI | CPU_VAES)
 #define VAES_AVX512 (CPU_AVX512 | CPU_AESNI | CPU_VAES)
 
-const aegis_impl aegis128l_impls[] = {
-    AEGIS_ROW(aegis128l, "aesni", aesni, CPU_AESNI | CPU_SSE41),
-    AEGIS_ROW(aegis128l, "generic", generic, 0),
-    AEGIS_END,
-};
-const aegis_impl aegis256_impls[] = {
-    AEGIS_ROW(aegis256, "aesni", aesni, CPU_AESNI | CPU_SSE41),
-    AEGIS_ROW(aegis256, "generic", generic, 0),
-    AEGIS_END,
-};
-const aegis_impl aegis128x2_impls[] = {
-    AEGIS_ROW(aegis128x2, "vaes-avx2", vaes_avx2, VAES_AVX2),
-    AEGIS_ROW(aegis128x2, "generic", generic, 0),
-    AEGIS_END,
-};
-const aegis_impl aegis256x2_impls[] = {
-    AEGIS_ROW(aegis256x2, "vaes-avx2", vaes_avx2, VAES_AVX2),
-    AEGIS_ROW(aegis256x2, "generic", generic, 0),
-    AEGIS_END,
-};
-const aegis_impl aegis128x4_impls[] = {
-    AEGIS_ROW(aegis128x4, "vaes-avx512", vaes_avx512, VAES_AVX512),
-    AEGIS_ROW(aegis128x4, "generic", generic, 0),
-    AEGIS_END,
-};
-const aegis_impl aegis256x4_impls[] = {
-    AEGIS_ROW(aegis256x4, "vaes-avx512", vaes_avx512, VAES_AVX512),
-    AEGIS_ROW(aegis256x4, "generic", generic, 0),
-    AEGIS_END,
-};
+AEGIS_TABLE(aegis128l, "aesni", aesni, AESNI);
+AEGIS_TABLE(aegis256, "aesni", aesni, AESNI);
+AEGIS_TABLE(aegis128x2, "vaes-avx2", vaes_avx2, VAES_AVX2);
+AEGIS_TABLE(aegis256x2, "vaes-avx2", vaes_avx2, VAES_AVX2);
+AEGIS_TABLE(aegis128x4, "vaes-avx512", vaes_avx512, VAES_AVX512);
+AEGIS_TABLE(aegis256x4, "vaes-avx512", vaes_avx512, VAES_AVX512);
 
 void aegis_setup(aegis_key *k, const uint8_t *key, size_t key_len)
 {

@@ -207,23 +207,18 @@ static void message(int words, int lanes, const aegis_key *k,
     finalize(&g, ad_len, len, tag, tag_len);
 }
 
-#define AEGIS_GENERIC(kernel, words, lanes)                                   \
-    void kernel##_encrypt_generic(const aegis_key *k, const uint8_t *nonce,   \
-                                  const uint8_t *ad, size_t ad_len,           \
-                                  uint8_t *out, const uint8_t *in,            \
-                                  size_t len, uint8_t *tag, size_t tag_len)   \
+#define AEGIS_GENERIC_FN(kernel, op, words, lanes, decrypt)                   \
+    void kernel##_##op##_generic(const aegis_key *k, const uint8_t *nonce,    \
+                                 const uint8_t *ad, size_t ad_len,            \
+                                 uint8_t *out, const uint8_t *in, size_t len, \
+                                 uint8_t *tag, size_t tag_len)                \
     {                                                                         \
         message(words, lanes, k, nonce, ad, ad_len, out, in, len, tag,        \
-                tag_len, 0);                                                  \
-    }                                                                         \
-    void kernel##_decrypt_generic(const aegis_key *k, const uint8_t *nonce,   \
-                                  const uint8_t *ad, size_t ad_len,           \
-                                  uint8_t *out, const uint8_t *in,            \
-                                  size_t len, uint8_t *tag, size_t tag_len)   \
-    {                                                                         \
-        message(words, lanes, k, nonce, ad, ad_len, out, in, len, tag,        \
-                tag_len, 1);                                                  \
+                tag_len, decrypt);                                            \
     }
+#define AEGIS_GENERIC(kernel, words, lanes)                                   \
+    AEGIS_GENERIC_FN(kernel, encrypt, words, lanes, 0)                        \
+    AEGIS_GENERIC_FN(kernel, decrypt, words, lanes, 1)
 
 AEGIS_GENERIC(aegis128l, 8, 1)
 AEGIS_GENERIC(aegis128x2, 8, 2)
