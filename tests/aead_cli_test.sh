@@ -6,6 +6,14 @@
 set -u
 . "$(dirname "$0")/cli_lib.sh"
 
+# expect_hex <name> <want hex> <input hex> <args...>
+expect_hex() {
+    local name=$1 want=$2 input=$3; shift 3
+    local got
+    got=$(printf '%s' "$input" | unhex | "$bin" kat "$@" | hex)
+    [ "$got" = "$want" ] && ok "$name" || fail "$name: got $got"
+}
+
 "$bin" list >"$tmp/list"
 for k in poly1305 chacha20-poly1305 xchacha20-poly1305 rc4; do
     grep -q "^$k generic supported$" "$tmp/list" && ok "list has $k generic" ||

@@ -70,11 +70,11 @@ while read -r kernel isa support; do
     fi
     read -r key nonce aad msg ct tag16 tag32 <<<"$(vector "$kernel")"
     base=("$kernel" --isa="$isa" --key="$key" --nonce="$nonce" --aad="$aad")
-    expect_hex "kat $kernel@$isa draft vector, 16-byte tag" "$ct$tag16" "$msg" "${base[@]}"
-    expect_hex "kat $kernel@$isa draft vector, --tag-len=32" "$ct$tag32" "$msg" \
+    expect_kat "kat $kernel@$isa draft vector, 16-byte tag" "$msg" "$ct$tag16" "${base[@]}"
+    expect_kat "kat $kernel@$isa draft vector, --tag-len=32" "$msg" "$ct$tag32" \
         "${base[@]}" --tag-len=32
-    expect_hex "kat $kernel@$isa --decrypt" "$msg" "$ct$tag16" "${base[@]}" --decrypt
-    expect_hex "kat $kernel@$isa --decrypt --tag-len=32" "$msg" "$ct$tag32" \
+    expect_kat "kat $kernel@$isa --decrypt" "$ct$tag16" "$msg" "${base[@]}" --decrypt
+    expect_kat "kat $kernel@$isa --decrypt --tag-len=32" "$ct$tag32" "$msg" \
         "${base[@]}" --decrypt --tag-len=32
     bad=${tag32%?}$(printf '%x' $(( (0x${tag32: -1} + 1) % 16 )))
     expect_status "kat $kernel@$isa --decrypt of a changed tag exits 1" 1 "$ct$bad" \

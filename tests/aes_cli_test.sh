@@ -5,13 +5,6 @@
 set -u
 . "$(dirname "$0")/cli_lib.sh"
 
-# expect_kat <name> <input hex> <want hex> <args...>: expect_hex, the
-# input first.
-expect_kat() {
-    local name=$1 input=$2 want=$3; shift 3
-    expect_hex "$name" "$want" "$input" "$@"
-}
-
 "$bin" list >"$tmp/list" || fail "list"
 sp=6bc1bee22e409f96e93d7e117393172aae2d8a571e03ac9c9eb76fac45af8e51
 k128=2b7e151628aed2a6abf7158809cf4f3c

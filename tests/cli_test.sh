@@ -4,9 +4,8 @@
 set -u
 . "$(dirname "$0")/cli_lib.sh"
 
-# expect_text_hex <name> <want hex> <stdin text> <args...>: expect_hex with
-# the input as text
-expect_text_hex() {
+# expect_hex <name> <want hex> <stdin text> <args...>
+expect_hex() {
     local name=$1 want=$2 input=$3; shift 3
     local got
     got=$(printf '%s' "$input" | "$bin" kat "$@" | hex)
@@ -47,7 +46,7 @@ sunscreen_ct=6e2e359a2568f98041ba0728dd0d6981e97e7aec1d4360c20a27afccfd9fae0bf91
 while read -r kernel isa support; do
     case "$kernel" in chacha20) ;; *) continue ;; esac
     if [ "$support" = supported ]; then
-        expect_text_hex "kat chacha20@$isa RFC 8439 2.4.2" "$sunscreen_ct" "$sunscreen" \
+        expect_hex "kat chacha20@$isa RFC 8439 2.4.2" "$sunscreen_ct" "$sunscreen" \
             chacha20 --isa="$isa" --key=$key --nonce=000000000000004a00000000 --counter=1
     else
         skipped=$((skipped + 1)); echo "SKIP kat chacha20@$isa: unsupported on this CPU"
@@ -56,10 +55,10 @@ while read -r kernel isa support; do
 done <"$tmp/list"
 
 # RFC 7693 appendix A: BLAKE2b-512("abc").
-expect_text_hex "kat blake2b abc (RFC 7693 A)" \
+expect_hex "kat blake2b abc (RFC 7693 A)" \
     ba80a53f981c4d0d6a2797b69f12f6e94c212f14685ac4b74b12bb6fdbffa2d17d87c5392aab792dc252d5de4533cc9518d38aa8dbf1925ab92386edd4009923 \
     abc blake2b
-expect_text_hex "kat memcpy copies" 616263 abc memcpy
+expect_hex "kat memcpy copies" 616263 abc memcpy
 
 # LIONESS: the first shared compatibility vector, both directions, through
 # the CLI (the block is binary, so compare via files).
