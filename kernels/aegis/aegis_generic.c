@@ -42,7 +42,7 @@ static void and_block(uint8_t *out, const uint8_t *a, const uint8_t *b)
 
 /* Update with one rate block m: lane i of M0 (the 256 family's M) is
  * m[16i..], of the 128 family's M1 m[16D + 16i..]. */
-static void update(aegis_state *g, const uint8_t *m)
+static void aegis_update_generic(aegis_state *g, const uint8_t *m)
 {
     int w = g->words;
     for (int i = 0; i < g->lanes; i++) {
@@ -61,14 +61,15 @@ static void update(aegis_state *g, const uint8_t *m)
 }
 
 /* The same block b in every lane of a vector at v. */
-static void broadcast(uint8_t *v, const aegis_state *g, const uint8_t *b)
+static void aegis_broadcast_generic(uint8_t *v, const aegis_state *g,
+                                    const uint8_t *b)
 {
     for (int i = 0; i < g->lanes; i++)
         memcpy(v + AEGIS_BLOCK_BYTES * i, b, AEGIS_BLOCK_BYTES);
 }
 
 /* ctx[i] = Byte(i) || Byte(D - 1) || zeros into words 3 and the last. */
-static void add_context(aegis_state *g)
+static void aegis_add_context_generic(aegis_state *g)
 {
     for (int i = 0; i < g->lanes; i++) {
         g->s[3][i][0] ^= (uint8_t)i;
@@ -78,7 +79,8 @@ static void add_context(aegis_state *g)
     }
 }
 
-static void init(aegis_state *g, const aegis_key *k, const uint8_t *nonce)
+static void aegis_init_generic(aegis_state *g, const aegis_key *k,
+                               const uint8_t *nonce)
 {
     uint8_t kn0[AEGIS_BLOCK_BYTES], kn1[AEGIS_BLOCK_BYTES];
     uint8_t m[4][2 * AEGIS_MAX_LANES * AEGIS_BLOCK_BYTES];
@@ -89,11 +91,11 @@ static void init(aegis_state *g, const aegis_key *k, const uint8_t *nonce)
         for (int j = 0; j < 8; j++)
             for (int i = 0; i < g->lanes; i++)
                 memcpy(g->s[j][i], words[j], AEGIS_BLOCK_BYTES);
-        broadcast(m[0], g, nonce);
-        broadcast(m[0] + lane_bytes(g), g, k->k[0]);
+        aegis_broadcast_generic(m[0], g, nonce);
+        aegis_broadcast_generic(m[0] + lane_bytes(g), g, k->k[0]);
         for (int r = 0; r < 10; r++) {
-            add_context(g);
-            update(g, m[0]);
+            aegis_add_context_generic(g);
+            aegis_update_generic(g, m[0]);
         }
         return;
     }
@@ -105,16 +107,16 @@ static void init(aegis_state *g, const aegis_key *k, const uint8_t *nonce)
         for (int i = 0; i < g->lanes; i++)
             memcpy(g->s[j][i], words[j], AEGIS_BLOCK_BYTES);
     for (int n = 0; n < 4; n++)
-        broadcast(m[n], g, absorbed[n]);
+        aegis_broadcast_generic(m[n], g, absorbed[n]);
     for (int r = 0; r < 4; r++)
         for (int n = 0; n < 4; n++) {
-            add_context(g);
-            update(g, m[n]);
+            aegis_add_context_generic(g);
+            aegis_update_generic(g, m[n]);
         }
 }
 
 /* The rate block of keystream the state gives now (Enc, Dec). */
-static void keystream(const aegis_state *g, uint8_t *z)
+static void aegis_keystream_generic(const aegis_state *g, uint8_t *z)
 {
     uint8_t t[AEGIS_BLOCK_BYTES];
     for (int i = 0; i < g->lanes; i++) {
@@ -137,35 +139,36 @@ static void keystream(const aegis_state *g, uint8_t *z)
 
 #define MAX_RATE (2 * AEGIS_MAX_LANES * AEGIS_BLOCK_BYTES)
 
-static void absorb(aegis_state *g, const uint8_t *ad, size_t len)
+static void aegis_absorb_generic(aegis_state *g, const uint8_t *ad, size_t len)
 {
     size_t r = rate(g), i = 0;
     for (; i + r <= len; i += r)
-        update(g, ad + i);
+        aegis_update_generic(g, ad + i);
     if (i < len) {
         uint8_t pad[MAX_RATE] = { 0 };
         memcpy(pad, ad + i, len - i);
-        update(g, pad);
+        aegis_update_generic(g, pad);
     }
 }
 
 /* n <= rate bytes from in to out; the state absorbs the plaintext, padded
  * with zeros to a whole block. */
-static void crypt_block(aegis_state *g, uint8_t *out, const uint8_t *in,
-                        size_t n, int decrypt)
+static void aegis_crypt_block_generic(aegis_state *g, uint8_t *out,
+                                      const uint8_t *in, size_t n,
+                                      int decrypt)
 {
     uint8_t z[MAX_RATE], plain[MAX_RATE] = { 0 };
-    keystream(g, z);
+    aegis_keystream_generic(g, z);
     for (size_t b = 0; b < n; b++) {
         uint8_t x = in[b];
         out[b] = x ^ z[b];
         plain[b] = decrypt ? out[b] : x;
     }
-    update(g, plain);
+    aegis_update_generic(g, plain);
 }
 
-static void finalize(aegis_state *g, size_t ad_len, size_t len, uint8_t *tag,
-                     size_t tag_len)
+static void aegis_finalize_generic(aegis_state *g, size_t ad_len,
+                                   size_t len, uint8_t *tag, size_t tag_len)
 {
     uint8_t u[AEGIS_BLOCK_BYTES], t[MAX_RATE], last[AEGIS_BLOCK_BYTES];
     uint64_t bits[2] = { (uint64_t)ad_len * 8, (uint64_t)len * 8 };
@@ -179,7 +182,7 @@ static void finalize(aegis_state *g, size_t ad_len, size_t len, uint8_t *tag,
                t + AEGIS_BLOCK_BYTES * i, AEGIS_BLOCK_BYTES);
     }
     for (int r = 0; r < 7; r++)
-        update(g, t);
+        aegis_update_generic(g, t);
     /* 16 bytes: words 0 to 6 (128 family) or 5; 32: the two halves. */
     int halves = tag_len == 16 ? 1 : 2;
     for (int h = 0; h < halves; h++) {
@@ -193,18 +196,20 @@ static void finalize(aegis_state *g, size_t ad_len, size_t len, uint8_t *tag,
     }
 }
 
-static void message(int words, int lanes, const aegis_key *k,
-                    const uint8_t *nonce, const uint8_t *ad, size_t ad_len,
-                    uint8_t *out, const uint8_t *in, size_t len, uint8_t *tag,
-                    size_t tag_len, int decrypt)
+static void aegis_message_generic(int words, int lanes, const aegis_key *k,
+                                  const uint8_t *nonce, const uint8_t *ad,
+                                  size_t ad_len, uint8_t *out,
+                                  const uint8_t *in, size_t len, uint8_t *tag,
+                                  size_t tag_len, int decrypt)
 {
     aegis_state g = { .words = words, .lanes = lanes };
     size_t r = rate(&g);
-    init(&g, k, nonce);
-    absorb(&g, ad, ad_len);
+    aegis_init_generic(&g, k, nonce);
+    aegis_absorb_generic(&g, ad, ad_len);
     for (size_t i = 0; i < len; i += r)
-        crypt_block(&g, out + i, in + i, len - i < r ? len - i : r, decrypt);
-    finalize(&g, ad_len, len, tag, tag_len);
+        aegis_crypt_block_generic(&g, out + i, in + i,
+                                  len - i < r ? len - i : r, decrypt);
+    aegis_finalize_generic(&g, ad_len, len, tag, tag_len);
 }
 
 #define AEGIS_GENERIC_FN(kernel, op, words, lanes, decrypt)                   \
@@ -213,8 +218,8 @@ static void message(int words, int lanes, const aegis_key *k,
                                  uint8_t *out, const uint8_t *in, size_t len, \
                                  uint8_t *tag, size_t tag_len)                \
     {                                                                         \
-        message(words, lanes, k, nonce, ad, ad_len, out, in, len, tag,        \
-                tag_len, decrypt);                                            \
+        aegis_message_generic(words, lanes, k, nonce, ad, ad_len, out, in,    \
+                              len, tag, tag_len, decrypt);                    \
     }
 #define AEGIS_GENERIC(kernel, words, lanes)                                   \
     AEGIS_GENERIC_FN(kernel, encrypt, words, lanes, 0)                        \

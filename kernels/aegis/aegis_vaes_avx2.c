@@ -16,7 +16,8 @@ typedef __m256i vec;
 #define V_XOR_AND(a, b, c) _mm256_xor_si256(a, _mm256_and_si256(b, c))
 #define V_AESENC(s, k) _mm256_aesenc_epi128(s, k)
 #define V_BCAST(p)                                                            \
-    _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(p)))
+    _mm256_broadcastsi128_si256(                                              \
+        _mm_loadu_si128((const __m128i *)(const void *)(p)))
 #define V_LANE_QWORDS(k) _mm256_set_epi64x(0, (k) + 1, 0, (k))
 #define V_FOLD(v)                                                             \
     _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1))

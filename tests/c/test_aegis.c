@@ -84,7 +84,8 @@ static void check_case_at(const aegis_impl *impl, const aead_case *c,
         CHECK(rc == 0 && memcmp(opened, c->msg, c->len) == 0,
               "%s: did not open", what);
     else
-        CHECK(rc != 0 && check_all_zero(opened, c->len) && opened[c->len] == 0xa5,
+        CHECK(rc != 0 && check_all_zero(opened, c->len) &&
+                  opened[c->len] == 0xa5,
               "%s: %s", what,
               rc == 0 ? "a vector that must fail opened"
                       : "the output is not zeros up to its length");
@@ -103,7 +104,8 @@ static void test_aes_round(const kv_record *recs, size_t n)
         size_t in_len, rk_len, want_len;
         uint8_t *in = hex_decode(kv_get(&recs[i], "in"), &in_len),
                 *rk = hex_decode(kv_get(&recs[i], "rk"), &rk_len),
-                *want = hex_decode(kv_get(&recs[i], "out"), &want_len), got[16];
+                *want = hex_decode(kv_get(&recs[i], "out"), &want_len),
+                got[16];
         aes_round_generic(got, in, rk);
         CHECK(in_len == 16 && rk_len == 16 && want_len == 16 &&
                   memcmp(got, want, 16) == 0,
