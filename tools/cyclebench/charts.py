@@ -1,38 +1,46 @@
 """The figures of `make plots`, per family of kernels: cycles/byte against
 message size, the ISA ladder at one size, and the speedup over generic.
+Families, the panels in them (a kernel of ours with the external kernels
+that compute the same thing) and the order of ISAs come from the run's
+registry (Results.kernels).
 
 Colours follow the ISA level everywhere (one colour per ISA in every
-figure); external libraries' kernels are drawn dashed or hatched.
+figure, by its place in the registry's ladder); external libraries'
+kernels are drawn dashed or hatched.
 """
 from collections import defaultdict
 
 import matplotlib
+import matplotlib.pyplot as plt
+from matplotlib.ticker import FixedLocator, NullLocator
+
+from .registry import natural_key
+from .units import clock_counter, clock_unit, short_number
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
-from matplotlib.ticker import FixedLocator, NullLocator  # noqa: E402
 
-from results import (ISA_LADDER, clock_counter, clock_unit,  # noqa: E402
-                     counterpart, family, isa_rank, library, natural_key)
-
-ISA_COLOURS = dict(zip(ISA_LADDER, [
-    "tab:blue", "tab:cyan", "tab:green", "tab:red", "tab:purple", "tab:brown",
-    "tab:orange", "tab:olive", "tab:pink", "magenta", "darkgoldenrod"]))
+# In ladder order, so neighbouring ISAs contrast.
+ISA_PALETTE = ["tab:blue", "tab:green", "tab:red", "tab:purple", "tab:brown",
+               "tab:pink", "tab:orange", "tab:olive", "darkgoldenrod",
+               "magenta", "tab:cyan", "teal", "navy", "lime"]
 LIBRARY_COLOURS = {"openssl": "black", "sodium": "dimgray"}
 
 
-def variant_colour(kernel, isa):
+def variant_colour(registry, kernel, isa):
     if isa == "external":
-        return LIBRARY_COLOURS.get(library(kernel), "gray")
-    return ISA_COLOURS.get(isa, "tab:gray")
+        return LIBRARY_COLOURS.get(registry.library(kernel), "gray")
+    ladder = registry.ladder()
+    if isa not in ladder:
+        return "tab:gray"
+    return ISA_PALETTE[ladder.index(isa) % len(ISA_PALETTE)]
 
 
-def variant_label(kernel, isa, panel):
+def variant_label(registry, kernel, isa, panel):
     """The legend entry: the ISA for our own kernels, the library for an
     external one (its full name when it sits in another kernel's panel)."""
     if isa != "external":
         return isa if kernel == panel else f"{kernel}@{isa}"
-    return f"{library(kernel)} (external)"
+    return f"{registry.library(kernel)} (external)"
 
 
 def log2_size_axis(ax, sizes):
@@ -43,22 +51,14 @@ def log2_size_axis(ax, sizes):
     ax.set_xlabel("message size (bytes, log2 scale)")
 
 
-def short_number(value):
-    """3 significant figures; thousands and up with a k, M, G or T."""
-    value = float(f"{value:.3g}")
-    for power, prefix in [(12, "T"), (9, "G"), (6, "M"), (3, "k")]:
-        if abs(value) >= 10 ** power:
-            return f"{value / 10 ** power:.3g}{prefix}"
-    return f"{value:.3g}"
-
-
-def hbars(ax, bars, offsets=None, height=0.8, alpha=1.0, label=None):
+def hbars(ax, registry, bars, offsets=None, height=0.8, alpha=1.0,
+          label=None):
     """Horizontal bars [(value, kernel, isa)], one per row from the top,
     coloured by ISA; an external library's bars hatched in its colour. The
     first bar carries the legend label, if any."""
     rows = offsets if offsets is not None else range(len(bars))
     for i, (row, (value, kernel, isa)) in enumerate(zip(rows, bars)):
-        colour = variant_colour(kernel, isa)
+        colour = variant_colour(registry, kernel, isa)
         external = isa == "external"
         ax.barh(row, value, height=height, linewidth=0.6, alpha=alpha,
                 color="white" if external else colour,
@@ -88,14 +88,17 @@ def machine(results):
 
 def families(results):
     """{family: {panel: [(kernel, isa)]}}: a panel per kernel of ours, with
-    the external kernels that do the same operation beside it."""
+    the external kernels that do the same operation beside it; in each
+    panel our ISAs lowest first, then the external kernels."""
+    registry = results.kernels
     grouped = defaultdict(lambda: defaultdict(set))
     for key in results.runs:
-        grouped[family(key.kernel)][counterpart(key.kernel)].add(
-            (key.kernel, key.isa))
+        grouped[registry.family(key.kernel)][
+            registry.counterpart(key.kernel)].add((key.kernel, key.isa))
 
     def in_isa_order(variants):
-        return sorted(variants, key=lambda v: (isa_rank(v[1]), v[0]))
+        return sorted(variants, key=lambda v: (
+            registry.isa_rank(v[0], v[1]), v[0]))
 
     def in_name_order(panels):
         return sorted(panels.items(), key=lambda p: natural_key(p[0]))
@@ -113,12 +116,12 @@ def series(results, kernel, isa, counter):
     return sorted(p for p in points if p[1] is not None)
 
 
-def draw_line(ax, points, kernel, isa, panel):
+def draw_line(ax, registry, points, kernel, isa, panel):
     sizes, values = zip(*points)
     ax.plot(sizes, values, marker="o", markersize=3,
             linestyle="--" if isa == "external" else "-",
-            color=variant_colour(kernel, isa),
-            label=variant_label(kernel, isa, panel))
+            color=variant_colour(registry, kernel, isa),
+            label=variant_label(registry, kernel, isa, panel))
 
 
 # The three figures
@@ -132,7 +135,7 @@ def cycles_per_byte_figure(results, fam, panels, clock):
         for kernel, isa in variants:
             points = series(results, kernel, isa, counter)
             if points:
-                draw_line(ax, points, kernel, isa, panel)
+                draw_line(ax, results.kernels, points, kernel, isa, panel)
                 sizes.update(s for s, _ in points)
         log2_size_axis(ax, sizes)
         ax.set_ylabel(unit)
@@ -156,7 +159,8 @@ def ladder_figure(results, fam, panels, clock, size):
         return None
     fig, ax = plt.subplots(figsize=(8, 0.9 + 0.32 * len(bars)))
     rows = range(len(bars))
-    hbars(ax, [(value, kernel, isa) for _, value, kernel, isa in bars])
+    hbars(ax, results.kernels,
+          [(value, kernel, isa) for _, value, kernel, isa in bars])
     ax.set_yticks(list(rows), [b[0] for b in bars])
     ax.invert_yaxis()
     ax.set_xlabel(f"{unit} at {size} bytes (lower is faster)")
@@ -190,7 +194,7 @@ def speedup_figure(results, fam, panels, clock):
         for kernel, isa in variants:
             points = speedup_points(results, kernel, isa, panel, counter)
             if points and isa != "generic":
-                draw_line(ax, points, kernel, isa, panel)
+                draw_line(ax, results.kernels, points, kernel, isa, panel)
                 sizes.update(s for s, _ in points)
         if sizes:
             ax.legend(fontsize="small")
@@ -207,7 +211,8 @@ def results_figures(results, clock, ladder_size):
     """(file stem, figure) for every family in the results, one at a time
     (a full sweep makes dozens); and notes on the figures left out, which
     the caller reads once the figures are done."""
-    notes = []
+    unknown = results.kernels.unknown_note({k.kernel for k in results.runs})
+    notes = [unknown] if unknown else []
 
     def figures():
         for fam, panels in families(results).items():

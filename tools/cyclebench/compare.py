@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """`make compare BASE=a.json NEW=b.json [THRESHOLD=5]`: two results files,
 benchmark by benchmark, as Google Benchmark's tools/compare.py does it.
 
@@ -14,17 +13,20 @@ Then the geometric mean of the ratios, and a plot. Exits 1 when a benchmark
 got slower by more than THRESHOLD percent with p < 0.05, so CI can gate on
 it; 2 on bad input. Says so when the two runs come from different machines
 or builds.
+
+    PYTHONPATH=tools /usr/bin/python3 -m cyclebench.compare BASE NEW
+        [--threshold=5] [--counter=tsc_cycles_per_byte] [--out=out/compare]
 """
 import math
 import os
 import sys
 from dataclasses import dataclass
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-from charts import plt  # noqa: E402
-from output import ArgumentParser, StagedFiles, run_main  # noqa: E402
-from results import InputError, load, tsc_hz_differs  # noqa: E402
+from .charts import plt
+from .cli import ArgumentParser, run_main
+from .errors import InputError
+from .output import StagedFiles
+from .results import load, tsc_hz_differs
 
 ALPHA = 0.05
 
@@ -258,7 +260,8 @@ def stem(path):
 
 
 def main(argv):
-    parser = ArgumentParser(prog="compare.py", description=__doc__)
+    parser = ArgumentParser(prog="python3 -m cyclebench.compare",
+                            description=__doc__)
     parser.add_argument("base", nargs="?")
     parser.add_argument("new", nargs="?")
     parser.add_argument("--threshold", type=float, default=5.0,
@@ -306,4 +309,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    run_main(main)
+    run_main(main, "compare")

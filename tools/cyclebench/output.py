@@ -1,16 +1,10 @@
-"""What the plot, scenario and compare commands share: all-or-nothing
-output files, and one-line errors.
-
-Nothing is half-written: every file goes to a temporary name beside its
-destination and is renamed into place only once all of them are written.
+"""All-or-nothing output: every file goes to a temporary name beside its
+destination and is renamed into place only once all of them are written,
+so nothing is half-written.
 """
-import argparse
 import io
 import os
-import sys
 import tempfile
-
-from results import InputError
 
 
 class StagedFiles:
@@ -64,28 +58,3 @@ class StagedFiles:
     def __exit__(self, *exc):
         self.discard()
         return False
-
-
-class ArgumentParser(argparse.ArgumentParser):
-    """argparse whose errors are one line, exit status 2."""
-
-    def error(self, message):
-        die(f"{message} (usage: {self.format_usage().strip()[7:]})")
-
-
-def die(message, status=2):
-    print(f"{os.path.basename(sys.argv[0])}: {message}", file=sys.stderr)
-    sys.exit(status)
-
-
-def run_main(main):
-    """Runs main(), turning InputError and OSError into one-line errors."""
-    try:
-        sys.exit(main(sys.argv[1:]))
-    except InputError as e:
-        die(str(e))
-    except KeyboardInterrupt:
-        die("interrupted: no output was written or replaced", 130)
-    except OSError as e:
-        die(f"cannot write {e.filename or 'output'}: {e.strerror}: check the "
-            f"directory exists and is writable")

@@ -1,12 +1,13 @@
 """Ours against the peers: each kernel of ours at its fastest ISA beside the
-external kernels that compute the same thing (paired by
-results.counterpart, as the charts pair them), at chosen sizes. The bench
-summary and the report read their comparisons from here.
+external kernels that compute the same thing (paired by the registry's
+counterpart, as the charts pair them), at chosen sizes. The bench summary
+and the report read their comparisons from here.
 """
 import math
 from dataclasses import dataclass, field
 
-from results import counterpart, library, natural_key, sig3
+from .registry import natural_key
+from .units import sig3
 
 # The sizes the summary speaks of: a short message, the seeds' 576 bytes,
 # and a bulk one.
@@ -22,12 +23,9 @@ def ratio_text(ratio):
 @dataclass
 class Peer:
     kernel: str   # "openssl:chacha20"
+    library: str  # "openssl"
     value: float  # its median
     ratio: float  # ours / its: below 1, ours is faster
-
-    @property
-    def library(self):
-        return library(self.kernel)
 
     def __str__(self):
         """"0.529 (0.94x)": its median and ours / its."""
@@ -67,6 +65,7 @@ def our_kernels(results):
 
 def peers_of(results, kernel):
     """The external kernels measured in results that pair with kernel."""
+    counterpart = results.kernels.counterpart
     return sorted({key.kernel for key in results.runs
                    if key.external and counterpart(key.kernel) == kernel},
                   key=natural_key)
@@ -75,6 +74,7 @@ def peers_of(results, kernel):
 def unpaired_externals(results):
     """External kernels with no kernel of ours in results to pair with."""
     ours = set(our_kernels(results))
+    counterpart = results.kernels.counterpart
     return sorted({key.kernel for key in results.runs if key.external
                    and counterpart(key.kernel) not in ours}, key=natural_key)
 
@@ -106,6 +106,7 @@ def comparisons(results, sizes=None, counter=COUNTER):
             for peer in peers_of(results, kernel):
                 value = results.median(peer, "external", size, counter)
                 if value:
-                    row.peers.append(Peer(peer, value, best[1] / value))
+                    row.peers.append(Peer(peer, results.kernels.library(peer),
+                                          value, best[1] / value))
             rows.append(row)
     return rows

@@ -1,18 +1,21 @@
-#!/usr/bin/python3
 """`make plots [RESULTS=file] [CLOCK=tsc|core]`: a results file's figures,
-as PNG and SVG, into out/plots/ (see charts.py for what each shows)."""
-import os
+as PNG and SVG, into out/plots/ (see charts.py for what each shows).
+
+    PYTHONPATH=tools /usr/bin/python3 -m cyclebench.plot [RESULTS]
+        [--out=out/plots] [--clock=tsc|core] [--ladder-size=576]
+"""
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-from charts import results_figures  # noqa: E402
-from output import ArgumentParser, StagedFiles, run_main  # noqa: E402
-from results import CLOCK_COUNTERS, load  # noqa: E402
+from .charts import results_figures
+from .cli import ArgumentParser, run_main
+from .output import StagedFiles
+from .results import load
+from .units import CLOCK_COUNTERS
 
 
 def main(argv):
-    parser = ArgumentParser(prog="plot.py", description=__doc__)
+    parser = ArgumentParser(prog="python3 -m cyclebench.plot",
+                            description=__doc__)
     parser.add_argument("results", nargs="?",
                         default="out/results/latest.json",
                         help="results JSON from `cyclebench bench`")
@@ -41,4 +44,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    run_main(main)
+    run_main(main, "plots")

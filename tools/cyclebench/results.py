@@ -3,7 +3,9 @@ are named <kernel>@<isa>/<bytes> and whose context says which clocks were
 read (harness/results.c writes it).
 
 Every figure and table reads medians through here: the _median aggregate
-when the run has one, else the median of the repetitions.
+when the run has one, else the median of the repetitions. What the
+kernels are (families, counterparts, ISA order) a run's registry says
+(Results.kernels; registry.py).
 """
 import json
 import math
@@ -11,10 +13,8 @@ import re
 import statistics
 from dataclasses import dataclass, field
 
-
-class InputError(Exception):
-    """Bad input. The message is one line: what was wrong and the fix."""
-
+from . import registry as kernel_registry
+from .errors import InputError
 
 BENCHMARK_NAME = re.compile(
     r"^(?P<kernel>[^@/]+)@(?P<isa>[^@/]+)/(?P<size>\d+)$")
@@ -26,10 +26,6 @@ NOT_COUNTERS = {"family_index", "per_family_instance_index", "repetitions",
 # A run whose benchmarks had their CPU less than this share of the wall
 # time was sharing it (the harness pins every run to the same CPU).
 SHARED_CPU_BELOW = 0.9
-
-# The clocks a cycles/byte figure can be read in: the TSC, which the harness
-# reads around every batch, or core cycles (PMU, or estimated from the TSC).
-CLOCK_COUNTERS = {"tsc": "tsc_cycles_per_byte", "core": "core_cycles_per_byte"}
 
 # tsc_hz is measured at every run, so one machine's figure wobbles by a
 # little; beyond this share it is another TSC (another machine or clock).
@@ -80,6 +76,12 @@ class Results:
     context: dict
     runs: dict    # Key -> Run
     errors: dict  # Key -> the error a benchmark skipped with
+    registry: kernel_registry.Registry = None  # None: for_results()'s
+
+    @property
+    def kernels(self):
+        """The registry that says what this run's kernels are."""
+        return self.registry or kernel_registry.for_results()
 
     def get(self, kernel, isa, size):
         return self.runs.get(Key(kernel, isa, size))
@@ -165,8 +167,9 @@ def _add_entry(runs, errors, entry):
         run.repetitions.setdefault(counter, []).append(value)
 
 
-def parse(document, path):
-    """Results from an already-decoded results document."""
+def parse(document, path, registry=None):
+    """Results from an already-decoded results document; registry names
+    its kernels (default: registry.for_results()'s)."""
     hint = "pass a results file written by `cyclebench bench` (make bench)"
     if not isinstance(document, dict) or not isinstance(
             document.get("benchmarks"), list):
@@ -182,10 +185,10 @@ def parse(document, path):
                          f"benchmarks: {hint}")
     context = document.get("context")
     return Results(path, context if isinstance(context, dict) else {},
-                   runs, errors)
+                   runs, errors, registry)
 
 
-def load(path):
+def load(path, registry=None):
     try:
         with open(path, encoding="utf-8") as f:
             document = json.load(f)
@@ -196,115 +199,10 @@ def load(path):
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise InputError(f"{path} is not valid JSON ({e}): pass a results "
                          f"file written by `cyclebench bench`") from None
-    return parse(document, path)
+    return parse(document, path, registry)
 
-
-# Clocks and units
 
 def tsc_hz_differs(a, b):
     """Whether two contexts' tsc_hz values are different clocks."""
     a, b = float(a or 0), float(b or 0)
     return abs(a - b) > TSC_HZ_TOLERANCE * max(a, b)
-
-
-def clock_counter(clock):
-    if clock not in CLOCK_COUNTERS:
-        raise InputError(f"unknown clock '{clock}': use "
-                         f"{' or '.join(CLOCK_COUNTERS)}")
-    return CLOCK_COUNTERS[clock]
-
-
-def clock_unit(context, clock, per="byte"):
-    """"TSC ticks/byte", or "core cycles/byte (estimated)" / "(pmu)"."""
-    if clock_counter(clock) == CLOCK_COUNTERS["tsc"]:
-        return f"TSC ticks/{per}"
-    source = context.get("core_clock_source", "estimated")
-    return f"core cycles/{per} ({source})"
-
-
-def tsc_rate(context):
-    """"2.300 GHz", or "rate unknown" when the results do not record it."""
-    hz = float(context.get("tsc_hz") or 0)
-    return f"{hz / 1e9:.3f} GHz" if hz else "rate unknown"
-
-
-def sig3(value):
-    """Three significant figures, never in exponent form."""
-    if value == 0:
-        return "0"
-    digits = max(0, 2 - math.floor(math.log10(abs(value))))
-    return f"{value:,.{digits}f}"
-
-
-def bytes_per_second(ns_per_byte):
-    """Throughput from the TSC-timed ns/byte. (Google Benchmark's own
-    bytes_per_second divides by process CPU time, which is not the clock
-    the harness times with.)"""
-    return 1e9 / ns_per_byte if ns_per_byte else None
-
-
-# Kernel names: families, counterparts, ISA order
-
-# A kernel's family groups it with its siblings in charts: the first
-# pattern matching its name wins (an external kernel is matched by the
-# kernel of ours it corresponds to); an unknown kernel is its own family.
-FAMILIES = [
-    ("chacha20-poly1305", r"^x?chacha20-poly1305$"),
-    ("chacha", r"^chacha\d+$"),
-    ("xchacha", r"^xchacha\d+$"),
-    ("blake2b", r"^blake2b"),
-    ("lioness", r"^lioness"),
-    ("aes", r"^aes\d+-"),
-    ("poly1305", r"^poly1305"),
-    ("camellia", r"^camellia"),
-    ("blowfish", r"^bf-"),
-    ("3des", r"^des-ede3"),
-]
-
-# External kernels whose library spells the operation differently.
-EXTERNAL_ALIASES = {
-    "blake2b512": "blake2b",
-    "chacha20poly1305-ietf": "chacha20-poly1305",
-    "xchacha20poly1305": "xchacha20-poly1305",
-    "aes256gcm": "aes256-gcm",
-}
-
-
-def counterpart(kernel):
-    """The kernel of ours an external kernel measures the same operation as
-    ("openssl:aes-256-gcm" -> "aes256-gcm"); our own kernels are their own."""
-    library, sep, name = kernel.partition(":")
-    if not sep:
-        return kernel
-    name = EXTERNAL_ALIASES.get(name, name)
-    return re.sub(r"^aes-(\d+)-", r"aes\1-", name)
-
-
-def library(kernel):
-    """"openssl" for "openssl:chacha20"; "" for our own kernels."""
-    return kernel.partition(":")[0] if ":" in kernel else ""
-
-
-def family(kernel):
-    name = counterpart(kernel)
-    for fam, pattern in FAMILIES:
-        if re.search(pattern, name):
-            return fam
-    return name
-
-
-# ISA levels, lowest first; the external libraries go last.
-ISA_LADDER = ["generic", "generic-ct", "sse2", "ssse3", "sse41", "avx2",
-              "aesni", "vaes-avx2", "avx512", "avx512ifma", "vaes-avx512"]
-
-
-def isa_rank(isa):
-    if isa in ISA_LADDER:
-        return (ISA_LADDER.index(isa), isa)
-    return (len(ISA_LADDER) + (isa == "external"), isa)
-
-
-def natural_key(text):
-    """"chacha8" before "chacha12" before "chacha20"."""
-    return [int(part) if part.isdigit() else part
-            for part in re.split(r"(\d+)", text)]

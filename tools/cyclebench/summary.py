@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """`make bench`'s last word: what the user came for. Each kernel of ours at
 its fastest ISA against the external kernels that compute the same thing,
 with ratios, at the run's sizes nearest 64, 576 and 16384 bytes; the
@@ -7,17 +6,20 @@ did not run, and why.
 
 Printed, and written as <results dir>/<run_id>.summary.md and
 latest.summary.md beside the results (atomically).
+
+    PYTHONPATH=tools /usr/bin/python3 -m cyclebench.summary [RESULTS]
+        [--out=DIR]
 """
 import os
 import re
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-from output import ArgumentParser, StagedFiles, run_main  # noqa: E402
-from peers import (COUNTER, comparisons, fastest, nearest_sizes,  # noqa: E402
-                   unpaired_externals)
-from results import load, sig3, skipped_reasons, tsc_rate  # noqa: E402
+from .cli import ArgumentParser, run_main
+from .output import StagedFiles
+from .peers import (COUNTER, comparisons, fastest, nearest_sizes,
+                    unpaired_externals)
+from .results import load, skipped_reasons
+from .units import sig3, tsc_rate
 
 
 def header(results):
@@ -33,8 +35,9 @@ def header(results):
 def size_line(results, kernel, sizes):
     """"64 B 2.91 (avx512) | 576 B ..." for a kernel, ours or external."""
     parts = []
+    external = results.kernels.kernel(kernel).external
     for size in sizes:
-        if ":" in kernel:
+        if external:
             value = results.median(kernel, "external", size, COUNTER)
             text = sig3(value) if value else None
         else:
@@ -169,7 +172,8 @@ def markdown_report(results, rows, sizes):
 
 
 def main(argv):
-    parser = ArgumentParser(prog="summary.py", description=__doc__)
+    parser = ArgumentParser(prog="python3 -m cyclebench.summary",
+                            description=__doc__)
     parser.add_argument("results", nargs="?",
                         default="out/results/latest.json",
                         help="results JSON from `cyclebench bench`")
@@ -190,8 +194,11 @@ def main(argv):
             files.add_text("latest.summary.md", markdown)
         files.commit()
     print(text + f"summary: {out}/{stem}.summary.md (and latest.summary.md)")
+    unknown = results.kernels.unknown_note({k.kernel for k in results.runs})
+    if unknown:
+        print(f"summary: warning: {unknown}", file=sys.stderr)
     return 0
 
 
 if __name__ == "__main__":
-    run_main(main)
+    run_main(main, "summary")

@@ -1,12 +1,11 @@
-#!/usr/bin/python3
 """`make ctgrind KERNEL=<name|all> [ISA=name]`: every variant of the kernel
 run by the driver (leak/ctgrind_driver.c) under valgrind's memcheck with its
 secret marked undefined. Every conditional branch and memory address that
 depends on the secret is a site, `function file:line`.
 
-    leak/ctgrind.py KERNEL|all [--isa=NAME] [--size=N]
-                    [--bin=build/cyclebench] [--driver=build/ctgrind-driver]
-                    [--out=out/leak]
+    PYTHONPATH=tools /usr/bin/python3 -m cyclebench.leak.ctgrind KERNEL|all
+        [--isa=NAME] [--size=N] [--bin=build/cyclebench]
+        [--driver=build/ctgrind-driver] [--out=out/leak]
 
 Writes out/leak/<kernel>@<isa>.ctgrind.txt per variant, each atomically: a
 comment line saying what was checked, then `clean`, `N sites` followed by
@@ -21,17 +20,15 @@ input (unknown kernel or ISA, valgrind missing).
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "plots"))
-
-from output import ArgumentParser, StagedFiles, run_main  # noqa: E402
-from results import InputError  # noqa: E402
-from scenario import cyclebench_list  # noqa: E402
+from .. import ROOT
+from .. import registry as kernel_registry
+from ..cli import ArgumentParser, run_main
+from ..errors import InputError
+from ..output import StagedFiles
 
 EXIT_NOT_RUNNABLE = 3  # the driver's: the CPU (valgrind's) lacks the ISA
 
@@ -239,23 +236,25 @@ class Options:
     size: int = None
 
 
-def variants(listing, name, isa=None):
-    """[(kernel, isa, supported)] of one kernel or all, in list order."""
+def variants(registry, name, isa=None):
+    """[(kernel, isa, supported)] of one kernel or all, in the registry's
+    order."""
     if not name:
         raise InputError("no kernel named: make ctgrind KERNEL=<name|all> "
                          "(see `cyclebench list`)")
-    if name != "all" and name not in listing:
+    if name != "all" and name not in registry:
         raise InputError(f"unknown kernel '{name}': see `cyclebench list`")
-    chosen = [(k, i, ok) for k, rows in listing.items()
-              if name in ("all", k) for i, ok in rows
-              if isa is None or i == isa]
+    chosen = [(k.name, i.name, i.supported) for k in registry
+              if name in ("all", k.name) for i in k.isas
+              if isa is None or i.name == isa]
     if not chosen:
         raise InputError(f"{name} has no ISA '{isa}': see `cyclebench list`")
     return chosen
 
 
 def parse_options(argv):
-    parser = ArgumentParser(prog="ctgrind.py", description=__doc__)
+    parser = ArgumentParser(prog="python3 -m cyclebench.leak.ctgrind",
+                            description=__doc__)
     parser.add_argument("kernel", nargs="?", help="a kernel, or all")
     parser.add_argument("--isa")
     parser.add_argument("--size", type=int,
@@ -273,7 +272,7 @@ def parse_options(argv):
 def main(argv):
     name, isa, opts = parse_options(argv)
     version = valgrind_version()
-    chosen = variants(cyclebench_list(opts.binary), name, isa)
+    chosen = variants(kernel_registry.from_binary(opts.binary), name, isa)
     if not os.access(opts.driver, os.X_OK):
         raise InputError(f"no driver at {opts.driver}: build it with `make "
                          f"{opts.driver}`")
@@ -290,4 +289,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    run_main(main)
+    run_main(main, "ctgrind")

@@ -1,13 +1,13 @@
-#!/usr/bin/python3
 """`make leak-table [SECONDS=per-variant] [KERNEL=name]`: the evidence on
 timing leaks for every kernel variant, beside its cycles/byte.
 
-    leak/leak_table.py [--kernel=NAME|all] [--seconds=3] [--size=64]
+    PYTHONPATH=tools /usr/bin/python3 -m cyclebench.leak.table
+        [--kernel=NAME|all] [--seconds=3] [--size=64]
                        [--bin=build/cyclebench]
                        [--driver=build/ctgrind-driver] [--out=out/leak]
                        [--results=out/results/latest.json]
 
-For each kernel x ISA: `make ctgrind`'s verdict (leak/ctgrind.py: clean, N
+For each kernel x ISA: `make ctgrind`'s verdict (ctgrind.py: clean, N
 sites, or not checkable), and `cyclebench leak`'s t-test, run once with the
 key as the secret and once with the input (half the seconds each; the input
 only, for the whole time, where there is no key). The row shows the larger
@@ -30,15 +30,14 @@ import sys
 import time
 from dataclasses import dataclass
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "plots"))
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-import ctgrind  # noqa: E402
-from charts import hbars, plt  # noqa: E402
-from output import ArgumentParser, StagedFiles, run_main  # noqa: E402
-from results import InputError, load, sig3  # noqa: E402
-from scenario import cyclebench_list  # noqa: E402
+from .. import registry as kernel_registry
+from ..charts import hbars, plt
+from ..cli import ArgumentParser, run_main
+from ..errors import InputError
+from ..output import StagedFiles
+from ..results import load
+from ..units import sig3
+from . import ctgrind
 
 LEAK_POSSIBLE, LEAK_FOUND = 4.5, 10.0  # dudect's, as harness/leak.h
 DEFAULT_SECONDS = 3.0
@@ -214,12 +213,12 @@ def csv_text(rows, size):
     return buf.getvalue()
 
 
-def chart(rows):
+def chart(rows, registry):
     """Bars of max |t| per measured variant, log scale, dudect's lines;
     the variants ctgrind flagged say so in their label."""
     measured = [r for r in rows if r.ttest]
     fig, ax = plt.subplots(figsize=(9, 1.5 + 0.22 * max(1, len(measured))))
-    hbars(ax, [(max(r.ttest.max_t, 0.01), r.kernel, r.isa)
+    hbars(ax, registry, [(max(r.ttest.max_t, 0.01), r.kernel, r.isa)
                for r in measured])
     for x, label in [(LEAK_POSSIBLE, "4.5: possible leak"),
                      (LEAK_FOUND, "10: leak")]:
@@ -260,24 +259,25 @@ class Options:
         return self.ctgrind.out
 
 
-def machine_line(binary):
-    """The CPU and features `cyclebench list` reports on its first line."""
-    done = subprocess.run([binary, "list"], capture_output=True, text=True)
-    first = (done.stdout.splitlines() or [""])[0]
-    match = re.search(r"\(cpu: (.*)\)", first)
-    return match[1] if match else "unknown CPU"
+def machine_line(registry):
+    """The CPU and its features, as the binary reports them."""
+    cpu = registry.cpu or {}
+    return (f"{cpu.get('model', 'unknown CPU')}; features: "
+            f"{cpu.get('features', '?')}")
 
 
-def load_results(path, size):
+def load_results(path, size, registry):
     if not os.path.exists(path):
         return None, (f"no results file at {path}; run `make bench` "
                       f"(sizes including {size}) to fill the column")
-    return load(path), (f"median tsc_cycles_per_byte at {size} bytes from "
-                        f"{path}, a run of its own (not this one)")
+    return load(path, registry), (
+        f"median tsc_cycles_per_byte at {size} bytes from {path}, a run of "
+        f"its own (not this one)")
 
 
 def parse_options(argv):
-    parser = ArgumentParser(prog="leak_table.py", description=__doc__)
+    parser = ArgumentParser(prog="python3 -m cyclebench.leak.table",
+                            description=__doc__)
     parser.add_argument("--kernel", default="all")
     parser.add_argument("--seconds", type=float, default=DEFAULT_SECONDS,
                         help="t-test seconds per variant")
@@ -299,8 +299,9 @@ def parse_options(argv):
 def main(argv):
     opts = parse_options(argv)
     version = ctgrind.valgrind_version()
-    chosen = ctgrind.variants(cyclebench_list(opts.binary), opts.kernel)
-    results, results_note = load_results(opts.results, opts.size)
+    registry = kernel_registry.from_binary(opts.binary)
+    chosen = ctgrind.variants(registry, opts.kernel)
+    results, results_note = load_results(opts.results, opts.size, registry)
     start, rows = time.monotonic(), []
     for kernel, isa, supported in chosen:
         rows.append(measure_row(kernel, isa, supported, opts, version,
@@ -311,7 +312,8 @@ def main(argv):
               f"{f'{t.max_t:.1f} ({t.secret}): {t.verdict}' if t else rows[-1].note}",
               file=sys.stderr, flush=True)
     commands = [
-        f"leak/ctgrind.py <kernel> --isa=<isa> (valgrind --tool=memcheck "
+        f"python3 -m cyclebench.leak.ctgrind <kernel> --isa=<isa> (valgrind "
+        f"--tool=memcheck "
         f"{opts.ctgrind.driver} <kernel>@<isa>)",
         f"{opts.binary} leak <kernel>@<isa> --secret=key "
         f"--seconds={opts.seconds / 2:g} --size={opts.size}",
@@ -319,9 +321,9 @@ def main(argv):
         f"--seconds={opts.seconds / 2:g} --size={opts.size}"]
     with StagedFiles(opts.out) as files:
         files.add_text("summary.md", markdown(
-            rows, opts, machine_line(opts.binary), commands, results_note))
+            rows, opts, machine_line(registry), commands, results_note))
         files.add_text("summary.csv", csv_text(rows, opts.size))
-        files.add_figure("summary", chart(rows), formats=("png",))
+        files.add_figure("summary", chart(rows, registry), formats=("png",))
         files.commit()
     print(f"leak-table: {len(rows)} variants in "
           f"{time.monotonic() - start:.0f} s; {opts.out}/summary.md, .csv, "
@@ -330,4 +332,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    run_main(main)
+    run_main(main, "leak-table")

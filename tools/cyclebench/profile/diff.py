@@ -1,11 +1,11 @@
-#!/usr/bin/python3
 """make diff: two kernel variants' hottest code, side by side.
 
-    profiles/diff.py A B [--symbols=1] [--size=509] [--seconds=3]
-                     [--bin=build/cyclebench] [--out=out]
+    PYTHONPATH=tools /usr/bin/python3 -m cyclebench.profile.diff A B
+        [--symbols=1] [--size=509] [--seconds=3] [--mcpu=native]
+        [--bin=build/cyclebench] [--out=out]
 
 A and B are kernel@isa (or a kernel alone: its best ISA here). Each is
-profiled as `make profile` does (profiles/profile_kernel.py), its hottest
+profiled as `make profile` does (profiler.py), its hottest
 symbol(s) annotated with `perf annotate --stdio`, addresses stripped, and
 the two listings aligned instruction by instruction. Writes
 out/diff/<A>_vs_<B>.txt and .html, each with a summary per side: instruction
@@ -18,9 +18,8 @@ import os
 import re
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import perf_parse  # noqa: E402
-import profile_kernel as profiler  # noqa: E402
+from ..output import StagedFiles
+from . import perf_parse, profiler
 
 # Mnemonic families, matched after a leading AVX "v" is dropped.
 SHUFFLE = re.compile(r"^(p?shuf|perm|punpck|unpck|p?alignr|valign|insert[fi]|"
@@ -310,13 +309,6 @@ def html_report(side_a, side_b, blocks):
     return "\n".join(parts)
 
 
-def write_atomically(path, text):
-    tmp = f"{path}.tmp{os.getpid()}"
-    with open(tmp, "w") as f:
-        f.write(text)
-    os.replace(tmp, path)
-
-
 def diff(args):
     if not args.a or not args.b:
         raise profiler.ProfileError("two variants needed: make diff A=<kernel@"
@@ -338,10 +330,12 @@ def diff(args):
     side_a = profile_side(args.a, args, perf)
     side_b = side_a if args.b == args.a else profile_side(args.b, args, perf)
     blocks = aligned_blocks(side_a, side_b)
-    os.makedirs(os.path.dirname(base), exist_ok=True)
-    write_atomically(base + ".html", html_report(side_a, side_b, blocks))
     text = text_report(side_a, side_b, blocks)
-    write_atomically(base + ".txt", text)
+    with StagedFiles(os.path.dirname(base)) as files:
+        files.add_text(os.path.basename(base) + ".html",
+                       html_report(side_a, side_b, blocks))
+        files.add_text(os.path.basename(base) + ".txt", text)
+        files.commit()
     return base, side_a, side_b, text
 
 

@@ -13,7 +13,7 @@ of the symbol's samples if that is at least MIN_LOOP_SHARE of them;
 otherwise the whole symbol is the body and one call one iteration.
 
 llvm-mca reads a body as straight-line code that repeats, so the body is
-written out as it runs, which needs counts (profiles/loop_count.py counts
+written out as it runs, which needs counts (loop_count.py counts
 each block's runs): a block appears as often as it runs per iteration
 (rounded; a cold path that runs no time is left out) and an inner loop's
 body is repeated by its trip count. A body longer than MAX_BODY that way
@@ -25,7 +25,7 @@ Only the standard library: the tests import this under any Python 3.
 import re
 from dataclasses import dataclass, field
 
-import perf_parse
+from . import perf_parse
 
 # A loop with less of its symbol's samples than this is not "the" loop:
 # the whole symbol is.

@@ -5,12 +5,12 @@ For each named user-space symbol with at least HOT_SHARE percent of the
 samples (at most MAX_SYMBOLS, and always the hottest), so that a composite
 kernel such as LIONESS gets blake2b_compress_*'s and chacha_stream_xor_*'s
 loops each:
-1. its perf annotate listing and hot loop (profiles/hot_loop.py);
+1. its perf annotate listing and hot loop (hot_loop.py);
 2. how often that loop and the loops inside it run per call of the kernel,
-   counted with gdb (profiles/loop_count.py): bytes per iteration are the
+   counted with gdb (loop_count.py): bytes per iteration are the
    call's bytes over its iterations, and inner loops are unrolled by their
    trip counts;
-3. llvm-mca on that body (profiles/mca.py): cycles per iteration and what
+3. llvm-mca on that body (mca.py): cycles per iteration and what
    bounds them.
 Predicted cycles/byte is cycles per iteration over bytes per iteration;
 the measured figure beside it is the symbol's share of the run's core
@@ -21,9 +21,7 @@ model knows nothing of waiting).
 import os
 import re
 
-import hot_loop
-import loop_count
-import mca
+from . import hot_loop, loop_count, mca
 
 HOT_SHARE = 10.0
 MAX_SYMBOLS = 3

@@ -1,9 +1,8 @@
-#!/usr/bin/python3
 """make profile: one kernel variant under `perf record`, split per function.
 
-    profiles/profile_kernel.py KERNEL [--isa=NAME] [--size=509] [--seconds=3]
-                        [--call-graph=fp|dwarf] [--mcpu=native]
-                        [--bin=build/cyclebench] [--out=out]
+    PYTHONPATH=tools /usr/bin/python3 -m cyclebench.profile KERNEL
+        [--isa=NAME] [--size=509] [--seconds=3] [--call-graph=fp|dwarf]
+        [--mcpu=native] [--bin=build/cyclebench] [--out=out]
 
 Runs `cyclebench run` (the driver) under perf and keeps the samples of its
 timed loop only (perf records with CLOCK_MONOTONIC and the driver reports its
@@ -13,7 +12,7 @@ function's share of the samples. For a composite kernel (LIONESS) the second
 run also times each stage with RDTSC, and the two splits are printed side by
 side. Last, the hot loop of each hot symbol goes through llvm-mca for the
 model --mcpu names, and its prediction is put beside the measurement
-(profiles/predict.py); without llvm-mca or with a model it does not know,
+(predict.py); without llvm-mca or with a model it does not know,
 one line on stderr says so and the profile completes without it.
 
 Writes out/profiles/<kernel>[@<isa>]/ (perf.data, report.txt, record.log,
@@ -37,10 +36,7 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import mca  # noqa: E402
-import perf_parse  # noqa: E402
-import predict  # noqa: E402
+from . import mca, perf_parse, predict
 
 EXIT_USAGE, EXIT_NO_PERF, EXIT_NOT_PERMITTED, EXIT_NO_SAMPLES = 2, 3, 4, 5
 # Samples per second. perf's default, 4000, slowed LIONESS by about 9% on a
@@ -667,6 +663,3 @@ def main():
     print(listing(result, result["out_dir"], result["png"]))
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,5 +1,5 @@
-"""The report as a tree of blocks, built once (report.py) and drawn twice:
-report_html.py as one self-contained page, to_markdown() here as
+"""The report as a tree of blocks, built once (sections.py) and drawn twice:
+html_page.py as one self-contained page, to_markdown() here as
 report.md. Charts are inline SVG text; Markdown names them instead.
 """
 from dataclasses import dataclass, field

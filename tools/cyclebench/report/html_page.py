@@ -1,11 +1,11 @@
-"""The report's blocks (report_doc.py) as one self-contained HTML page: the
+"""The report's blocks (blocks.py) as one self-contained HTML page: the
 CSS in a <style> element, the charts as inline <svg>, no script, and no
 src, href or url() pointing outside the file (links are #anchors), so it
 reads the same as a mail attachment, a CI artifact or a local file.
 """
 from html import escape
 
-from report_doc import Facts, Figures, Section, Table, cell
+from .blocks import Facts, Figures, Section, Table, cell
 
 CSS = """
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif;

@@ -12,7 +12,8 @@ start; runs without one by their date).
 import os
 from dataclasses import dataclass, field
 
-from results import InputError, Results, load, tsc_hz_differs
+from ..errors import InputError
+from ..results import Results, load, tsc_hz_differs
 
 FLEET_ERROR = "error.txt"
 # The context key a fleet host's results are labelled with. make fleet's
@@ -124,7 +125,8 @@ def merge(machine):
             if key not in runs:
                 errors[key] = message
     newest = machine.runs[0]
-    machine.merged = Results(newest.path, newest.context, runs, errors)
+    machine.merged = Results(newest.path, newest.context, runs, errors,
+                             newest.registry)
 
 
 def unique_labels(machines):

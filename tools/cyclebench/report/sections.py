@@ -1,44 +1,31 @@
-#!/usr/bin/python3
-"""`make report [RESULTS="a.json b.json out/fleet"]`: one report over the
-results of several machines, as out/report/index.html (one self-contained
-page: inline CSS and SVG, nothing fetched) and out/report/report.md.
-
-Inputs are results files and fleet directories (default:
-out/results/latest.json and out/fleet/, whichever exist). Runs are grouped
-by machine and merged, the newest run per benchmark (machines.py). Per
-machine: its context, ours against the peers with ratios (peers.py, as the
-bench summary pairs them), the ISA ladder at 576 bytes, TSC ticks/byte
-against message size, leak verdicts when out/leak/summary.csv is there.
-Across machines: a table of every kernel@isa at the sizes nearest 64, 576
-and 16384 bytes, in ns/byte (core cycles/byte when every machine counts
-them with a PMU), and ours against the best peer per machine. A fleet
-host that failed is named in the header with its error.
+"""The report's content, as blocks (blocks.py) drawn twice, as one page and
+as Markdown: per machine, its context, ours against the peers with ratios
+(peers.py, as the bench summary pairs them), the ISA ladder at 576 bytes,
+TSC ticks/byte against message size, and leak verdicts when make
+leak-table's CSV is there; across machines, a table of every kernel@isa
+at the sizes nearest 64, 576 and 16384 bytes, in ns/byte (core
+cycles/byte when every machine counts them with a PMU), and ours against
+the best peer per machine.
 """
 import csv
 import os
 import socket
-import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from matplotlib.colors import to_hex
 
-from matplotlib.colors import to_hex  # noqa: E402
+from ..charts import families, series, variant_colour
+from ..peers import (COUNTER, SUMMARY_SIZES, comparisons, nearest_sizes,
+                     ratio_text)
+from ..registry import natural_key
+from ..results import Key, skipped_reasons
+from ..summary import not_run, precision_lines
+from ..units import clock_unit, sig3, tsc_rate
+from .blocks import Cell, Facts, Figures, Para, Section, Table, to_markdown
+from .html_page import to_html
+from .machines import FLEET_HOST
+from .svg import Bar, Series, bar_chart, line_chart
 
-from charts import families, series, variant_colour  # noqa: E402
-from machines import FLEET_HOST, group, read_inputs  # noqa: E402
-from output import ArgumentParser, StagedFiles, run_main  # noqa: E402
-from peers import (COUNTER, SUMMARY_SIZES, comparisons,  # noqa: E402
-                   nearest_sizes, ratio_text)
-from report_doc import (Cell, Facts, Figures, Para, Section,  # noqa: E402
-                        Table, to_markdown)
-from report_html import to_html  # noqa: E402
-from report_svg import Bar, Series, bar_chart, line_chart  # noqa: E402
-from results import (InputError, Key, clock_unit, counterpart,  # noqa: E402
-                     family, isa_rank, natural_key, sig3, skipped_reasons,
-                     tsc_rate)
-from summary import not_run, precision_lines  # noqa: E402
-
-DEFAULT_INPUTS = ["out/results/latest.json", "out/fleet"]
 LEAK_CSV = "out/leak/summary.csv"
 # make leak-table's columns, in the order shown; others follow as they come.
 LEAK_COLUMNS = ["kernel", "isa", "size", "secret", "measurements", "max_t",
@@ -54,8 +41,8 @@ def machine_colour(index):
     return MACHINE_COLOURS[index % len(MACHINE_COLOURS)]
 
 
-def hex_colour(kernel, isa):
-    return to_hex(variant_colour(kernel, isa))
+def hex_colour(registry, kernel, isa):
+    return to_hex(variant_colour(registry, kernel, isa))
 
 
 def anchor(index):
@@ -150,7 +137,8 @@ def ladder_charts(machine, size):
         groups = []
         for panel, variants in panels.items():
             bars = [Bar(isa if isa != "external" else kernel, value,
-                        hex_colour(kernel, isa), isa == "external")
+                        hex_colour(results.kernels, kernel, isa),
+                        isa == "external")
                     for kernel, isa in variants
                     for value in [results.median(kernel, isa, size, COUNTER)]
                     if value]
@@ -170,7 +158,8 @@ def size_charts(machine):
     for fam, panels in families(results).items():
         for panel, variants in panels.items():
             lines = [Series(isa if isa != "external" else kernel,
-                            hex_colour(kernel, isa), isa == "external",
+                            hex_colour(results.kernels, kernel, isa),
+                            isa == "external",
                             series(results, kernel, isa, COUNTER))
                      for kernel, isa in variants]
             lines = [s for s in lines if s.points]
@@ -248,10 +237,13 @@ def report_sizes(machines):
                                  for key in m.merged.runs}), SUMMARY_SIZES)
 
 
-def variant_order(variant):
+def variant_order(registry, variant):
+    """Family, then each kernel of ours with its peers after it, each
+    kernel's ISAs lowest first."""
     kernel, isa = variant
-    return (family(kernel), natural_key(counterpart(kernel)),
-            ":" in kernel, isa_rank(isa), kernel)
+    k = registry.kernel(kernel)
+    return (k.family, natural_key(k.counterpart), k.external,
+            registry.isa_rank(kernel, isa), kernel)
 
 
 def machine_header(machine):
@@ -261,8 +253,10 @@ def machine_header(machine):
 
 
 def across_table(machines, sizes, counter):
+    registry = machines[0].merged.kernels
     variants = sorted({(key.kernel, key.isa) for m in machines
-                       for key in m.merged.runs}, key=variant_order)
+                       for key in m.merged.runs},
+                      key=lambda v: variant_order(registry, v))
     table = Table(["kernel@isa", "bytes"] + [
         machine_header(m) for m in machines], [],
         attrs={"id": "by-machine", "data-unit": counter})
@@ -379,6 +373,10 @@ def head_blocks(machines, failures):
                    f"{names}. Generated {made}.")]
     blocks += [Para(f"Fleet host {f.host} failed: {f.message}", "failed")
                for f in failures]
+    unknown = machines[0].merged.kernels.unknown_note(
+        {key.kernel for m in machines for key in m.merged.runs})
+    if unknown:
+        blocks.append(Para(unknown, "warning"))
     blocks.append(Para("Within a machine, figures are TSC ticks per byte "
                        "(medians; lower is faster) and ratios are ours / "
                        "theirs from the same machine. Across machines, "
@@ -399,40 +397,3 @@ def build(machines, failures, leak):
     nav = [("across", "Across machines")] + [
         (anchor(i), m.label) for i, m in enumerate(machines)]
     return to_html(TITLE, head, nav, body), to_markdown(TITLE, head + body)
-
-
-def main(argv):
-    parser = ArgumentParser(prog="report.py", description=__doc__)
-    parser.add_argument("inputs", nargs="*", help="results files and fleet "
-                        "directories (default: out/results/latest.json and "
-                        "out/fleet, whichever exist)")
-    parser.add_argument("--out", default="out/report", help="output "
-                        "directory")
-    parser.add_argument("--leak", default=LEAK_CSV, help="make leak-table's "
-                        "CSV, if present")
-    args = parser.parse_args(argv)
-    inputs = args.inputs or [p for p in DEFAULT_INPUTS if os.path.exists(p)]
-    if not inputs:
-        raise InputError("nothing to report on: out/results/latest.json "
-                         "and out/fleet/ are missing: run `make bench` or "
-                         "`make fleet` first, or pass RESULTS=\"a.json ...\"")
-    runs, failures = read_inputs(inputs)
-    if not runs:
-        raise InputError("no results to report on: " + "; ".join(
-            f"{f.host} failed: {f.message}" for f in failures))
-    machines = group(runs)
-    html, markdown = build(machines, failures, read_leak(args.leak))
-    with StagedFiles(args.out) as files:
-        files.add_text("index.html", html)
-        files.add_text("report.md", markdown)
-        files.commit()
-    for f in failures:
-        print(f"report: fleet host {f.host} failed: {f.message}")
-    print(f"report: {len(machines)} machine(s) "
-          f"({', '.join(m.label for m in machines)}) in {args.out}/index.html "
-          f"and report.md")
-    return 0
-
-
-if __name__ == "__main__":
-    run_main(main)

@@ -7,7 +7,7 @@ import math
 from dataclasses import dataclass
 from html import escape
 
-from charts import short_number
+from ..units import short_number
 
 FONT = 11  # px; the page's CSS sets the family
 
