@@ -2,10 +2,13 @@
  * (SP 800-38A), CBC with ciphertext stealing CS2 (SP 800-38A addendum), XTS
  * (IEEE 1619) and GCM (SP 800-38D).
  *
- * Every ISA file provides the same operations on whole 16-byte blocks. What
- * is the same for every ISA (ciphertext stealing, GCM's J0, AAD, lengths
- * block and tag) lives once in aes.c and calls them, so an ISA file holds
- * only the loops worth timing. AES-192 is here for the Wycheproof vectors;
+ * This is the public side: the implementation table and the modes. Every
+ * ISA file provides the same operations on whole 16-byte blocks (the table
+ * row's functions). What is the same for every ISA (ciphertext stealing,
+ * GCM's J0, AAD, lengths block and tag) lives once in aes.c and calls them,
+ * so an ISA file holds only the loops worth timing; what the ISA files
+ * share (key expansion, the portable GHASH, XTS's multiply by x, byte
+ * order) is aes_internal.h's. AES-192 is here for the Wycheproof vectors;
  * the registry kernels are AES-128 and AES-256.
  *
  * The generic variant is table-driven ("software AES"): its lookups are
@@ -81,36 +84,6 @@ typedef struct aes_impl {
 
 /* Best first, generic last, ended by a row with v.isa == NULL. */
 extern const aes_impl aes_impls[];
-
-#define AES_DECLARE_ISA(isa)                                                  \
-    aes_expand_fn aes_expand_##isa;                                           \
-    aes_blocks_fn aes_encrypt_##isa, aes_decrypt_##isa;                       \
-    aes_chain_fn aes_ctr_##isa, aes_cbc_encrypt_##isa, aes_cbc_decrypt_##isa, \
-        aes_xts_encrypt_##isa, aes_xts_decrypt_##isa;                         \
-    ghash_init_fn ghash_init_##isa;                                           \
-    ghash_update_fn ghash_update_##isa;                                       \
-    aes_gcm_fn aes_gcm_encrypt_##isa, aes_gcm_decrypt_##isa
-
-AES_DECLARE_ISA(generic);
-AES_DECLARE_ISA(aesni);
-AES_DECLARE_ISA(vaes_avx2);
-AES_DECLARE_ISA(vaes_avx512);
-
-/* FIPS-197 key expansion into k->enc and k->rounds, shared by every ISA,
- * each bringing its own SubWord (on a column, row 0 in the low byte) and
- * deriving k->dec its own way. */
-typedef uint32_t aes_sub_word_fn(uint32_t w);
-void aes_expand_enc(aes_key *k, const uint8_t *key, size_t key_len,
-                    aes_sub_word_fn *sub_word);
-
-/* XTS's tweak times x in GF(2^128), little-endian (IEEE 1619 5.2). */
-static inline __attribute__((always_inline)) void aes_xts_mulx(uint8_t t[16])
-{
-    uint8_t carry = t[15] >> 7;
-    for (int i = 15; i > 0; i--)
-        t[i] = (uint8_t)(t[i] << 1 | t[i - 1] >> 7);
-    t[0] = (uint8_t)(t[0] << 1) ^ (uint8_t)(0x87 & -carry);
-}
 
 /* Modes over any length. Arguments are checked by callers (the registry
  * kernels, the tests); these return -1 only for a key of the wrong size. */
