@@ -8,24 +8,29 @@
 
 #include "aes_internal.h"
 
-#define AES_ROW(name, isa, required)                                          \
+/* A row: the ISA's functions and the GHASH it uses (its own, or the
+ * portable one). */
+#define AES_ROW(name, isa, ghash, required)                                   \
     {                                                                         \
         { name, required }, aes_expand_##isa, aes_encrypt_##isa,              \
             aes_decrypt_##isa, aes_ctr_##isa, aes_cbc_encrypt_##isa,          \
             aes_cbc_decrypt_##isa, aes_xts_encrypt_##isa,                     \
-            aes_xts_decrypt_##isa, ghash_init_##isa, ghash_update_##isa,      \
+            aes_xts_decrypt_##isa, ghash_init_##ghash, ghash_update_##ghash,  \
             aes_gcm_encrypt_##isa, aes_gcm_decrypt_##isa                      \
     }
 
 /* The VAES rows also need AES-NI and PCLMULQDQ: single blocks and GHASH
- * reduction use the 128-bit forms. Every CPU with VAES has both. */
+ * reduction use the 128-bit forms. Every CPU with VAES has both. The
+ * ssse3 row is the constant-time software AES, with the portable GHASH;
+ * generic, with its T-tables, is the one that leaks. */
 const aes_impl aes_impls[] = {
-    AES_ROW("vaes-avx512", vaes_avx512,
+    AES_ROW("vaes-avx512", vaes_avx512, vaes_avx512,
             CPU_VAES | CPU_VPCLMULQDQ | CPU_AVX512 | CPU_AESNI | CPU_PCLMUL),
-    AES_ROW("vaes-avx2", vaes_avx2,
+    AES_ROW("vaes-avx2", vaes_avx2, vaes_avx2,
             CPU_VAES | CPU_VPCLMULQDQ | CPU_AVX2 | CPU_AESNI | CPU_PCLMUL),
-    AES_ROW("aesni", aesni, CPU_AESNI | CPU_PCLMUL | CPU_SSE41),
-    AES_ROW("generic", generic, 0),
+    AES_ROW("aesni", aesni, aesni, CPU_AESNI | CPU_PCLMUL | CPU_SSE41),
+    AES_ROW("ssse3", ssse3, generic, CPU_SSSE3),
+    AES_ROW("generic", generic, generic, 0),
     { { NULL, 0 }, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
       NULL, NULL },
 };

@@ -11,11 +11,13 @@
  * order) is aes_internal.h's. AES-192 is here for the Wycheproof vectors;
  * the registry kernels are AES-128 and AES-256.
  *
- * The generic variant is table-driven ("software AES"): its lookups are
- * indexed by key and data bytes, so it is NOT constant-time and leaks the key
- * through the cache to anyone sharing the machine. Its GHASH is
- * constant-time. The x86 variants are constant-time throughout, key
- * expansion included. */
+ * The generic variant is table-driven (the seeds' "software AES"): its
+ * lookups are indexed by key and data bytes, so it is NOT constant-time and
+ * leaks the key through the cache to anyone sharing the machine. Its GHASH
+ * is constant-time. The ssse3 variant is the constant-time software AES
+ * (vector permute, as OpenSSL's vpaes), for CPUs without AES instructions;
+ * it uses the generic, constant-time GHASH. It and the AES-NI variants are
+ * constant-time throughout, key expansion included. */
 #ifndef CYCLEBENCH_AES_H
 #define CYCLEBENCH_AES_H
 
@@ -32,11 +34,16 @@
 /* Powers of H the x86 GHASH keeps: one per block of its widest batch. */
 #define GHASH_POWERS 32
 
+/* Round keys in the form of the ISA that expanded them (aes_setup with its
+ * row), which only that row's functions read. generic and the x86 rows
+ * keep FIPS-197's schedule in enc; ssse3 keeps it converted into its tower
+ * basis (aes_ssse3.c). */
 typedef struct aes_key {
     _Alignas(64) uint8_t enc[AES_MAX_ROUNDS + 1][16];
-    /* The equivalent inverse cipher's schedule (FIPS-197 5.3.5): enc in
-     * reverse order, InvMixColumns applied to all but the outer two, which
-     * is what AESDEC expects and what the generic decryption tables use. */
+    /* From the equivalent inverse cipher's schedule (FIPS-197 5.3.5): enc
+     * in reverse order, InvMixColumns applied to all but the outer two,
+     * which is what AESDEC expects and what the generic decryption tables
+     * use. */
     _Alignas(64) uint8_t dec[AES_MAX_ROUNDS + 1][16];
     unsigned rounds;
 } aes_key;
@@ -136,6 +143,14 @@ int aes_gcm_decrypt(const aes_impl *impl, const aes_gcm_key *gk, uint8_t *out,
                     const uint8_t *in, size_t len, const uint8_t tag[16],
                     const uint8_t *iv, size_t iv_len, const uint8_t *aad,
                     size_t aad_len);
+
+/* One AES encryption round as AESENC computes it (SubBytes, ShiftRows,
+ * MixColumns, then rk added), for primitives built on the round (AEGIS):
+ * the generic row's, from its T-tables, so NOT constant-time. out may
+ * equal in. The constant-time one is aes_round_ssse3 (aes_round_ssse3.h,
+ * for files compiled with SSSE3). */
+void aes_round_generic(uint8_t out[16], const uint8_t in[16],
+                       const uint8_t rk[16]);
 
 /* For prepare hooks of kernels built on AES: note k's round keys (both
  * directions) as derived from the key, for `make ctgrind`. */

@@ -169,28 +169,43 @@ static inline uint32_t inv_sbox_column(uint32_t a, uint32_t b, uint32_t c,
             (uint32_t)inv_sbox[d >> 24] << 24) ^ aes_load32_le(rk);
 }
 
-/* ShiftRows: row r of output column c comes from column c + r. */
+/* A middle round on the state's four columns: ShiftRows (row r of output
+ * column c comes from column c + r), then SubBytes, MixColumns and the
+ * round key rk from the tables. */
+static inline void te_round(uint32_t s[4], const uint8_t *rk)
+{
+    uint32_t t0 = te_column(s[0], s[1], s[2], s[3], rk),
+             t1 = te_column(s[1], s[2], s[3], s[0], rk + 4),
+             t2 = te_column(s[2], s[3], s[0], s[1], rk + 8),
+             t3 = te_column(s[3], s[0], s[1], s[2], rk + 12);
+    s[0] = t0, s[1] = t1, s[2] = t2, s[3] = t3;
+}
+
 static void encrypt_block_generic(const aes_key *k, uint8_t out[16],
                                   const uint8_t in[16])
 {
     const uint8_t *rk = k->enc[0];
-    uint32_t s0 = aes_load32_le(in) ^ aes_load32_le(rk),
-             s1 = aes_load32_le(in + 4) ^ aes_load32_le(rk + 4),
-             s2 = aes_load32_le(in + 8) ^ aes_load32_le(rk + 8),
-             s3 = aes_load32_le(in + 12) ^ aes_load32_le(rk + 12), t0, t1, t2, t3;
-    for (unsigned r = 1; r < k->rounds; r++) {
-        rk += 16;
-        t0 = te_column(s0, s1, s2, s3, rk);
-        t1 = te_column(s1, s2, s3, s0, rk + 4);
-        t2 = te_column(s2, s3, s0, s1, rk + 8);
-        t3 = te_column(s3, s0, s1, s2, rk + 12);
-        s0 = t0, s1 = t1, s2 = t2, s3 = t3;
-    }
+    uint32_t s[4];
+    for (int c = 0; c < 4; c++)
+        s[c] = aes_load32_le(in + 4 * c) ^ aes_load32_le(rk + 4 * c);
+    for (unsigned r = 1; r < k->rounds; r++)
+        te_round(s, rk += 16);
     rk += 16;
-    aes_store32_le(out, sbox_column(s0, s1, s2, s3, rk));
-    aes_store32_le(out + 4, sbox_column(s1, s2, s3, s0, rk + 4));
-    aes_store32_le(out + 8, sbox_column(s2, s3, s0, s1, rk + 8));
-    aes_store32_le(out + 12, sbox_column(s3, s0, s1, s2, rk + 12));
+    aes_store32_le(out, sbox_column(s[0], s[1], s[2], s[3], rk));
+    aes_store32_le(out + 4, sbox_column(s[1], s[2], s[3], s[0], rk + 4));
+    aes_store32_le(out + 8, sbox_column(s[2], s[3], s[0], s[1], rk + 8));
+    aes_store32_le(out + 12, sbox_column(s[3], s[0], s[1], s[2], rk + 12));
+}
+
+void aes_round_generic(uint8_t out[16], const uint8_t in[16],
+                       const uint8_t rk[16])
+{
+    uint32_t s[4];
+    for (int c = 0; c < 4; c++)
+        s[c] = aes_load32_le(in + 4 * c);
+    te_round(s, rk);
+    for (int c = 0; c < 4; c++)
+        aes_store32_le(out + 4 * c, s[c]);
 }
 
 /* InvShiftRows: row r of output column c comes from column c - r. */

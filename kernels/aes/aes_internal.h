@@ -20,20 +20,26 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
 
 #define AES_INTERNAL_INLINE static inline __attribute__((always_inline))
 
-/* The table row functions of each ISA file: aes_ctr_<isa> and so on. */
+/* The table row functions of each ISA file: aes_ctr_<isa> and so on; and
+ * the GHASH of those with one of their own. */
 #define AES_DECLARE_ISA(isa)                                                  \
     aes_expand_fn aes_expand_##isa;                                           \
     aes_blocks_fn aes_encrypt_##isa, aes_decrypt_##isa;                       \
     aes_chain_fn aes_ctr_##isa, aes_cbc_encrypt_##isa, aes_cbc_decrypt_##isa, \
         aes_xts_encrypt_##isa, aes_xts_decrypt_##isa;                         \
-    ghash_init_fn ghash_init_##isa;                                           \
-    ghash_update_fn ghash_update_##isa;                                       \
     aes_gcm_fn aes_gcm_encrypt_##isa, aes_gcm_decrypt_##isa
+#define AES_DECLARE_GHASH(isa)                                                \
+    ghash_init_fn ghash_init_##isa;                                           \
+    ghash_update_fn ghash_update_##isa
 
 AES_DECLARE_ISA(generic);
+AES_DECLARE_ISA(ssse3);
 AES_DECLARE_ISA(aesni);
 AES_DECLARE_ISA(vaes_avx2);
 AES_DECLARE_ISA(vaes_avx512);
+AES_DECLARE_GHASH(aesni);
+AES_DECLARE_GHASH(vaes_avx2);
+AES_DECLARE_GHASH(vaes_avx512);
 
 /* FIPS-197 key expansion into k->enc and k->rounds, shared by every ISA,
  * each bringing its own SubWord (on a column, row 0 in the low byte) and
@@ -44,12 +50,10 @@ void aes_expand_enc(aes_key *k, const uint8_t *key, size_t key_len,
                     aes_sub_word_fn *sub_word);
 
 /* The portable GHASH, constant-time (aes_internal.c says how): the
- * generic row's, and that of any row without a carry-less multiply of its
- * own, which then names it in its table. In a profile it shows as
+ * generic row's, and that of any row without a carry-less multiply, which
+ * names it in the table (aes.c). In a profile it shows as
  * ghash_update_generic whichever row called it. */
-void ghash_init_generic(ghash_key *g, const uint8_t h[16]);
-void ghash_update_generic(const ghash_key *g, uint8_t y[16],
-                          const uint8_t *in, size_t nblocks);
+AES_DECLARE_GHASH(generic);
 
 /* Byte order */
 
