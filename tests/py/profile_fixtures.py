@@ -1,0 +1,11 @@
+"""What the profile tests share: the committed perf and llvm-mca output in
+tests/fixtures/profiles/."""
+import os
+
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                        "fixtures", "profiles")
+
+
+def fixture(name):
+    with open(os.path.join(FIXTURES, name)) as f:
+        return f.read()
