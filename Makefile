@@ -36,8 +36,9 @@ FLAGS_aesni       := -msse4.1 -maes -mpclmul
 FLAGS_vaes_avx2   := -mavx2 -maes -mpclmul -mvaes -mvpclmulqdq
 FLAGS_vaes_avx512 := -mavx512f -mavx512vl -mavx512bw -maes -mpclmul -mvaes -mvpclmulqdq
 # Suffixes that are not ISAs: registry kernels over another primitive's
-# table (aes_kernels.c), and one kernel's own file (tor_relay_cell.c).
-KERNEL_ROLES := kernels relay_cell
+# table (aes_kernels.c), one kernel's own file (tor_relay_cell.c), and what
+# a primitive's variants share (aes_internal.c).
+KERNEL_ROLES := kernels relay_cell internal
 
 # The suffix of a kernel source: its file name less "<directory name>_"
 # (the whole name for <primitive>.c).

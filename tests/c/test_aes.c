@@ -566,7 +566,7 @@ static void test_gcm_counter_wrap(const aes_impl *impl)
 #pragma GCC target("ssse3,aes")
 #include <wmmintrin.h>
 
-#include "../kernels/aes/aes_round_ssse3.h"
+#include "../../kernels/aes/aes_round_ssse3.h"
 
 static void round_ssse3(uint8_t out[16], const uint8_t in[16],
                         const uint8_t rk[16])
