@@ -25,6 +25,9 @@ FLAGS_avx512ifma  := -mavx512f -mavx512vl -mavx512bw -mavx512ifma
 FLAGS_aesni       := -msse4.1 -maes -mpclmul
 FLAGS_vaes_avx2   := -mavx2 -maes -mpclmul -mvaes -mvpclmulqdq
 FLAGS_vaes_avx512 := -mavx512f -mavx512vl -mavx512bw -maes -mpclmul -mvaes -mvpclmulqdq
+FLAGS_pclmul      := -msse4.1 -mpclmul
+FLAGS_vpclmul_avx2 := -mavx2 -mpclmul -mvpclmulqdq
+FLAGS_vpclmul_avx512 := -mavx512f -mavx512vl -mavx512bw -mpclmul -mvpclmulqdq
 
 # The ISA of a kernel source: its file name less "<directory name>_".
 isa_of = $(patsubst $(notdir $(patsubst %/,%,$(dir $1)))_%,%,$(basename $(notdir $1)))
