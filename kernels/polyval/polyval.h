@@ -46,8 +46,9 @@
 /* pow[i] = H^(POLYVAL_POWERS - i), where H^k is H dotted with itself k
  * times: descending, so that the powers for the last n blocks of a batch
  * are pow[POLYVAL_POWERS - n ...] in block order, and pow[POLYVAL_POWERS -
- * 1] is H. A row fills the powers its batches use (generic only H, pclmul
- * 8, vpclmul-avx2 16, vpclmul-avx512 32); the rest are left as they were. */
+ * 1] is H. The x86 rows fill all of them (their own batches use 8, 16 or
+ * 32; CGO hashes its 32-block tweak with one reduction on every row);
+ * generic only H, the rest left as they were. */
 typedef struct polyval_key {
     _Alignas(64) uint8_t pow[POLYVAL_POWERS][POLYVAL_BLOCK_BYTES];
 } polyval_key;

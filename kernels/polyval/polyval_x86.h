@@ -115,9 +115,11 @@ PV_INLINE void pv_init_powers(polyval_key *k, const uint8_t h[16], int n)
 #define PV_PASTE(a, b) PV_PASTE2(a, b)
 #define PV_FN(name) PV_PASTE(name, POLYVAL_ISA)
 
+/* All the powers, though a row's own batches use PV_BATCH of them: CGO's
+ * tweak is 32 blocks, hashed with one reduction on every row. */
 void PV_FN(polyval_init)(polyval_key *k, const uint8_t h[16])
 {
-    pv_init_powers(k, h, PV_BATCH);
+    pv_init_powers(k, h, POLYVAL_POWERS);
 }
 
 void PV_FN(polyval_update)(const polyval_key *k, uint8_t acc[16],
