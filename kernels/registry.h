@@ -17,6 +17,7 @@
     X(aes128_xts) X(aes256_xts)                                              \
     X(aes128_gcm) X(aes256_gcm)                                              \
     X(poly1305) X(chacha20_poly1305) X(xchacha20_poly1305)                   \
+    X(polyval)                                                               \
     X(rc4)                                                                   \
     X(tor_relay_cell)                                                        \
     X(memcpy)                                                                \

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "aes_internal.h"
+#include "../gf128/clmul_generic.h"
 
 void aes_expand_enc(aes_key *k, const uint8_t *key, size_t key_len,
                     aes_sub_word_fn *sub_word)
@@ -28,38 +29,9 @@ void aes_expand_enc(aes_key *k, const uint8_t *key, size_t key_len,
     k->rounds = rounds;
 }
 
-/* GHASH, constant-time: a 64x64-bit carry-less multiply built from integer
- * multiplies with holes between the data bits (BearSSL's ghash_ctmul64), so
- * no branch or index depends on H or the data. */
-
-/* Low 64 bits of the carry-less product. Each operand is split into four
- * classes of every fourth bit; in the integer product of two classes, the
- * sum of everything below a data bit stays under that bit (at most 15 terms
- * per column there), so carries stay inside the three-bit holes and the
- * masked bits are the carry-less ones. Only the low 64 bits are exact,
- * hence the bit-reversed second product for the high half. */
-static inline uint64_t bmul64(uint64_t x, uint64_t y)
-{
-    const uint64_t m0 = 0x1111111111111111, m1 = m0 << 1, m2 = m0 << 2,
-                   m3 = m0 << 3;
-    uint64_t x0 = x & m0, x1 = x & m1, x2 = x & m2, x3 = x & m3;
-    uint64_t y0 = y & m0, y1 = y & m1, y2 = y & m2, y3 = y & m3;
-    uint64_t z0 = (x0 * y0) ^ (x1 * y3) ^ (x2 * y2) ^ (x3 * y1);
-    uint64_t z1 = (x0 * y1) ^ (x1 * y0) ^ (x2 * y3) ^ (x3 * y2);
-    uint64_t z2 = (x0 * y2) ^ (x1 * y1) ^ (x2 * y0) ^ (x3 * y3);
-    uint64_t z3 = (x0 * y3) ^ (x1 * y2) ^ (x2 * y1) ^ (x3 * y0);
-    return (z0 & m0) | (z1 & m1) | (z2 & m2) | (z3 & m3);
-}
-
-static inline uint64_t rev64(uint64_t x)
-{
-    x = ((x & 0x5555555555555555) << 1) | ((x >> 1) & 0x5555555555555555);
-    x = ((x & 0x3333333333333333) << 2) | ((x >> 2) & 0x3333333333333333);
-    x = ((x & 0x0f0f0f0f0f0f0f0f) << 4) | ((x >> 4) & 0x0f0f0f0f0f0f0f0f);
-    x = ((x & 0x00ff00ff00ff00ff) << 8) | ((x >> 8) & 0x00ff00ff00ff00ff);
-    x = ((x & 0x0000ffff0000ffff) << 16) | ((x >> 16) & 0x0000ffff0000ffff);
-    return x << 32 | x >> 32;
-}
+/* GHASH, constant-time: the carry-less multiply of
+ * kernels/gf128/clmul_generic.h (BearSSL's ghash_ctmul64 technique), so no
+ * branch or index depends on H or the data. */
 
 void ghash_init_generic(ghash_key *g, const uint8_t h[16])
 {
@@ -75,23 +47,14 @@ void ghash_init_generic(ghash_key *g, const uint8_t h[16])
 void ghash_update_generic(const ghash_key *g, uint8_t y[16], const uint8_t *in,
                           size_t nblocks)
 {
-    uint64_t h1 = aes_load64_be(g->htab[0]), h0 = aes_load64_be(g->htab[0] + 8);
-    uint64_t h0r = rev64(h0), h1r = rev64(h1), h2 = h0 ^ h1, h2r = h0r ^ h1r;
-    uint64_t y1 = aes_load64_be(y), y0 = aes_load64_be(y + 8);
+    clmul_factor h = clmul_factor_of(aes_load64_be(g->htab[0]),
+                                     aes_load64_be(g->htab[0] + 8));
+    uint64_t y1 = aes_load64_be(y), y0 = aes_load64_be(y + 8), v[4];
     for (size_t i = 0; i < nblocks; i++, in += 16) {
         y1 ^= aes_load64_be(in);
         y0 ^= aes_load64_be(in + 8);
-        uint64_t y0r = rev64(y0), y1r = rev64(y1), y2 = y0 ^ y1,
-                 y2r = y0r ^ y1r;
-        uint64_t z0 = bmul64(y0, h0), z1 = bmul64(y1, h1), z2 = bmul64(y2, h2);
-        uint64_t z0h = bmul64(y0r, h0r), z1h = bmul64(y1r, h1r),
-                 z2h = bmul64(y2r, h2r);
-        z2 ^= z0 ^ z1;
-        z2h ^= z0h ^ z1h;
-        z0h = rev64(z0h) >> 1;
-        z1h = rev64(z1h) >> 1;
-        z2h = rev64(z2h) >> 1;
-        uint64_t v0 = z0, v1 = z0h ^ z2, v2 = z1 ^ z2h, v3 = z1h;
+        clmul_128(&h, y1, y0, v);
+        uint64_t v0 = v[0], v1 = v[1], v2 = v[2], v3 = v[3];
         v3 = v3 << 1 | v2 >> 63;
         v2 = v2 << 1 | v1 >> 63;
         v1 = v1 << 1 | v0 >> 63;
