@@ -19,25 +19,35 @@ const uint8_t aegis_c1[AEGIS_BLOCK_BYTES] = {
 };
 
 /* AEGIS-128L and AEGIS-256 take one AES round per state word: AES-NI on
- * xmm. Their X forms want a vector of D lanes: X2 on ymm (vaes-avx2), X4
- * on zmm (vaes-avx512). Rows this leaves out would only repeat another
- * row's code at a wider ISA, or split a lane vector over registers that
- * run no more AES rounds per cycle. */
+ * xmm, or without it the vector-permute round on SSSE3. Their X forms want
+ * a vector of D lanes: X2 on ymm (vaes-avx2), X4 on zmm (vaes-avx512).
+ * Rows this leaves out would only repeat another row's code at a wider
+ * ISA, or split a lane vector over registers that run no more AES rounds
+ * per cycle. */
 #define AEGIS_ROW(kernel, name, isa, required)                                \
     { { name, required }, kernel##_encrypt_##isa, kernel##_decrypt_##isa }
-/* A kernel's table: its one x86 row, then generic. */
+#define AEGIS_END { { NULL, 0 }, NULL, NULL }
+/* An X form's table: its one VAES row, then generic. */
 #define AEGIS_TABLE(kernel, name, isa, required)                              \
     const aegis_impl kernel##_impls[] = {                                     \
         AEGIS_ROW(kernel, name, isa, required),                               \
         AEGIS_ROW(kernel, "generic", generic, 0),                             \
-        { { NULL, 0 }, NULL, NULL },                                          \
+        AEGIS_END,                                                            \
     }
-#define AESNI (CPU_AESNI | CPU_SSE41)
+/* AEGIS-128L's and AEGIS-256's: AES-NI, then the constant-time software
+ * round on SSSE3 (for CPUs without AES-NI), then generic. */
+#define AEGIS_XMM_TABLE(kernel)                                               \
+    const aegis_impl kernel##_impls[] = {                                     \
+        AEGIS_ROW(kernel, "aesni", aesni, CPU_AESNI | CPU_SSE41),             \
+        AEGIS_ROW(kernel, "ssse3", ssse3, CPU_SSSE3),                         \
+        AEGIS_ROW(kernel, "generic", generic, 0),                             \
+        AEGIS_END,                                                            \
+    }
 #define VAES_AVX2 (CPU_AVX2 | CPU_AESNI | CPU_VAES)
 #define VAES_AVX512 (CPU_AVX512 | CPU_AESNI | CPU_VAES)
 
-AEGIS_TABLE(aegis128l, "aesni", aesni, AESNI);
-AEGIS_TABLE(aegis256, "aesni", aesni, AESNI);
+AEGIS_XMM_TABLE(aegis128l);
+AEGIS_XMM_TABLE(aegis256);
 AEGIS_TABLE(aegis128x2, "vaes-avx2", vaes_avx2, VAES_AVX2);
 AEGIS_TABLE(aegis256x2, "vaes-avx2", vaes_avx2, VAES_AVX2);
 AEGIS_TABLE(aegis128x4, "vaes-avx512", vaes_avx512, VAES_AVX512);

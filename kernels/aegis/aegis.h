@@ -11,7 +11,8 @@
  *
  * The generic variant is built on a table-driven AES round: its lookups are
  * indexed by state bytes, which derive from the key, so it is NOT
- * constant-time (see aes.h). The x86 variants are constant-time. */
+ * constant-time (see aes.h). The x86 variants are constant-time, ssse3's
+ * software round included. */
 #ifndef CYCLEBENCH_AEGIS_H
 #define CYCLEBENCH_AEGIS_H
 
@@ -67,6 +68,8 @@ AEGIS_DECLARE(aegis256x2, generic);
 AEGIS_DECLARE(aegis256x4, generic);
 AEGIS_DECLARE(aegis128l, aesni);
 AEGIS_DECLARE(aegis256, aesni);
+AEGIS_DECLARE(aegis128l, ssse3);
+AEGIS_DECLARE(aegis256, ssse3);
 AEGIS_DECLARE(aegis128x2, vaes_avx2);
 AEGIS_DECLARE(aegis256x2, vaes_avx2);
 AEGIS_DECLARE(aegis128x4, vaes_avx512);

@@ -8,8 +8,9 @@ set -u
 . "$(dirname "$0")/cli_lib.sh"
 
 "$bin" list >"$tmp/list"
-for row in "aegis128l aesni" "aegis128l generic" "aegis256 aesni" \
-           "aegis256 generic" "aegis128x2 vaes-avx2" "aegis128x2 generic" \
+for row in "aegis128l aesni" "aegis128l ssse3" "aegis128l generic" \
+           "aegis256 aesni" "aegis256 ssse3" "aegis256 generic" \
+           "aegis128x2 vaes-avx2" "aegis128x2 generic" \
            "aegis128x4 vaes-avx512" "aegis128x4 generic" \
            "aegis256x2 vaes-avx2" "aegis256x2 generic" \
            "aegis256x4 vaes-avx512" "aegis256x4 generic"; do
@@ -17,7 +18,7 @@ for row in "aegis128l aesni" "aegis128l generic" "aegis256 aesni" \
         fail "list lacks '$row'"
 done
 rows=$(grep -c '^aegis' "$tmp/list")
-[ "$rows" -eq 12 ] && ok "list has 12 AEGIS rows" || fail "list has $rows AEGIS rows, not 12"
+[ "$rows" -eq 14 ] && ok "list has 14 AEGIS rows" || fail "list has $rows AEGIS rows, not 14"
 
 # The draft's appendix A: A.2.5 and A.3.5 (a partial block), and the X
 # forms' test vector 2 (120 bytes, 04 05 06 07 thirty times).
