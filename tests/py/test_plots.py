@@ -441,6 +441,33 @@ def test_aead_table_in_openssl_speed_units_best_and_without_aes():
     assert table.rows[6].values[-1] == pytest.approx(1e9 / ns / 1000)
 
 
+def test_aead_shows_an_ssse3_row_as_software_aes(tmp_path):
+    """A kernel with the constant-time software AES row gets it beside
+    generic. The fixtures' build had none: here aegis128l's generic
+    results stand in for one."""
+    with open(fixture("list.json"), encoding="utf-8") as f:
+        document = json.load(f)
+    kernel, = [k for k in document["kernels"] if k["name"] == "aegis128l"]
+    kernel["isas"].insert(-1, {"name": "ssse3", "requires": "ssse3",
+                               "supported": True})
+    kernels = registry.parse(document, "list.json")
+    with open(fixture("scenario-aead.json"), encoding="utf-8") as f:
+        doc = json.load(f)
+    doc["benchmarks"] += [
+        json.loads(json.dumps(b).replace("aegis128l@generic",
+                                         "aegis128l@ssse3"))
+        for b in doc["benchmarks"]
+        if b["name"].startswith("aegis128l@generic/")]
+    path = tmp_path / "with-ssse3.json"
+    path.write_text(json.dumps(doc))
+    m = Measured(kernels, {"default": results.load(str(path), kernels)},
+                 "/nonexistent", "/nonexistent")
+    rows = rows_of(aead.table(m), "aegis128l")
+    assert [r.variant for r in rows] == ["aesni (best)", "ssse3", "generic"]
+    assert rows[1].note == "without AES-NI: our constant-time software AES"
+    assert rows[1].values == rows[2].values
+
+
 def test_aead_without_a_leak_table_says_how_to_get_one():
     table = aead.table(measured("aead"))
     assert any(n.startswith("No leak verdicts: /nonexistent is absent")
