@@ -16,6 +16,7 @@
     X(aes128_cbc) X(aes256_cbc)                                              \
     X(aes128_xts) X(aes256_xts)                                              \
     X(aes128_gcm) X(aes256_gcm)                                              \
+    X(adiantum) X(adiantum20) X(adiantum8)                                   \
     X(poly1305) X(chacha20_poly1305) X(xchacha20_poly1305)                   \
     X(rc4)                                                                   \
     X(tor_relay_cell)                                                        \
