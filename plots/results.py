@@ -254,6 +254,7 @@ FAMILIES = [
     ("xchacha", r"^xchacha\d+$"),
     ("blake2b", r"^blake2b"),
     ("lioness", r"^lioness"),
+    ("adiantum", r"^adiantum"),
     ("aes", r"^aes\d+-"),
     ("poly1305", r"^poly1305"),
     ("camellia", r"^camellia"),
