@@ -18,7 +18,11 @@
  * whatever the level of the rest (aes_from NULL). The generic row takes
  * the generic AES row, which is table-driven and leaks (aes.h), so that
  * adiantum@generic is portable C throughout. The rows need what their
- * Poly1305 row needs (avx512's hands short calls to avx2 code). */
+ * Poly1305 row needs. Neither the ChaCha nor the Poly1305 avx512 row is
+ * zmm code alone: ChaCha runs a message's last eight or fewer blocks
+ * through its ymm code (chacha_avx512.c) and Poly1305 hands mid-length
+ * calls to the avx2 loop, so a profile of adiantum@avx512 holds both
+ * widths. NH's vector rows keep their tails at their own width. */
 const adiantum_impl adiantum_impls[] = {
     { { "avx512", CPU_AVX512 | CPU_AVX2 }, "avx512", "avx512", "avx512",
       NULL },
