@@ -7,6 +7,7 @@
 #include <immintrin.h>
 
 #include "nh.h"
+#include "nh_xmm.h"
 
 #define NH_MSG_ORDER _MM_SHUFFLE(3, 1, 2, 0) /* m0, m2, m1, m3 */
 #define NH_QUAD_UNITS 4
@@ -32,6 +33,19 @@ nh_quad_avx512(nh_acc_avx512 *acc, const uint32_t *key, const uint8_t *msg,
     }
 }
 
+/* The four 128-bit quarters added: _mm512_reduce_add_epi64 adds signed
+ * 64-bit integers in C, whose overflow is undefined (and which a mod 2^64
+ * sum overflows). */
+static inline __attribute__((always_inline)) __m128i
+nh_fold_avx512(__m512i s)
+{
+    return _mm_add_epi64(
+        _mm_add_epi64(_mm512_castsi512_si128(s),
+                      _mm512_extracti32x4_epi32(s, 1)),
+        _mm_add_epi64(_mm512_extracti32x4_epi32(s, 2),
+                      _mm512_extracti32x4_epi32(s, 3)));
+}
+
 void nh_sums_avx512(const uint32_t *key, const uint8_t *msg, size_t len,
                     uint64_t sums[NH_PASSES])
 {
@@ -43,6 +57,6 @@ void nh_sums_avx512(const uint32_t *key, const uint8_t *msg, size_t len,
     if (len)
         nh_quad_avx512(&acc, key, msg,
                        (__mmask16)((1u << (len / NH_UNIT_BYTES * 4)) - 1));
-    for (int p = 0; p < NH_PASSES; p++)
-        sums[p] += (uint64_t)_mm512_reduce_add_epi64(acc.s[p]);
+    nh_add_sums_xmm(sums, nh_fold_avx512(acc.s[0]), nh_fold_avx512(acc.s[1]),
+                    nh_fold_avx512(acc.s[2]), nh_fold_avx512(acc.s[3]));
 }

@@ -1,6 +1,7 @@
 /* What the vector NH files share, force-inlined so that each ISA's object
  * carries its own copy under its own symbol: adding four accumulators of
- * two 64-bit lanes each into the four sums. */
+ * two 64-bit lanes each (the wider files fold theirs to two) into the four
+ * sums. */
 #ifndef CYCLEBENCH_NH_XMM_H
 #define CYCLEBENCH_NH_XMM_H
 
