@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kernels/adiantum/adiantum.h"
-#include "../kernels/registry.h"
+#include "../../kernels/adiantum/adiantum.h"
+#include "../../kernels/registry.h"
 #include "check.h"
 #include "json.h"
 #include "vectors.h"
