@@ -72,6 +72,7 @@ expect_status "adiantum20 31-byte key" 2 "$p16" adiantum20 --key=${k16:2}
 expect_status "adiantum8 33-byte key" 2 "$p16" adiantum8 --key=${k16}00
 expect_status "adiantum without --key" 2 "$p16" adiantum --tweak=$t31
 expect_status "adiantum takes no --nonce" 2 "$p16" adiantum --key=$k16 --nonce=$t31
+expect_status "adiantum takes no --sector (the tweak carries it)" 2 "$p16" adiantum --key=$k16 --sector=7
 expect_status "adiantum --tweak of odd hex" 2 "$p16" adiantum --key=$k16 --tweak=abc
 
 finish
