@@ -35,12 +35,13 @@ const adiantum_impl adiantum_impls[] = {
 #define FIND_ROW(table, isa)                                                 \
     isa_table_find(&(table)[0].v, sizeof(table)[0], isa)
 
+/* NULL when the table has no row named from. */
 static const aes_impl *first_supported_aes(const char *from)
 {
     const aes_impl *row =
         from ? (const aes_impl *)FIND_ROW(aes_impls, from) : aes_impls;
     /* The generic row, last, runs anywhere. */
-    while (!cpu_supports(row->v.required))
+    while (row && !cpu_supports(row->v.required))
         row++;
     return row;
 }
