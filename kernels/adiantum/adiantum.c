@@ -2,7 +2,6 @@
  * kernels adiantum (XChaCha12), adiantum20 and adiantum8. */
 #include "adiantum.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
