@@ -181,7 +181,7 @@ static void measure_choice(autoisa *a, autoisa_choice *c)
         c->unmeasured = "no row runs here";
     else if (n == 1) {
         c->row = rows[0];
-        c->unmeasured = "the one row this CPU runs";
+        c->unmeasured = "the only row that may be timed here";
     } else {
         sample_rows(a, c, rows, n, best);
         pick_fastest(c, rows, n, best);
