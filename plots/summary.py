@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 """`make bench`'s last word: what the user came for. Each kernel of ours at
 its fastest ISA against the external kernels that compute the same thing,
-with ratios, at the run's sizes nearest 64, 576 and 16384 bytes; the
-benchmarks that stopped at the cap before their median was pinned; and what
-did not run, and why.
+with ratios, at the run's sizes nearest 64, 576 and 16384 bytes; the tables
+whose best-first order this CPU contradicts, and what --isa=auto chose;
+the benchmarks that stopped at the cap before their median was pinned; and
+what did not run, and why.
 
 Printed, and written as <results dir>/<run_id>.summary.md and
 latest.summary.md beside the results (atomically).
@@ -18,6 +19,7 @@ from output import ArgumentParser, StagedFiles, run_main  # noqa: E402
 from peers import (COUNTER, comparisons, fastest, nearest_sizes,  # noqa: E402
                    unpaired_externals)
 from results import load, sig3, skipped_reasons, tsc_rate  # noqa: E402
+from table_order import auto_lines, contradiction_lines  # noqa: E402
 
 
 def header(results):
@@ -127,6 +129,8 @@ def text_report(results, rows, sizes):
         lines += ["", "Peers with no kernel of ours in this run:"]
         lines += [f"  {k:<{width}} {size_line(results, k, sizes)}"
                   for k in externals]
+    for block in (contradiction_lines(results), auto_lines(results)):
+        lines += [""] + block if block else []
     lines += [""] + precision_lines(results)
     groups = not_run(results)
     if groups:
@@ -159,6 +163,11 @@ def markdown_report(results, rows, sizes):
     if others:
         lines += ["", "Without a counterpart in this run: " + "; ".join(
             f"`{k}` {size_line(results, k, sizes)}" for k in others) + "."]
+    for block in (contradiction_lines(results), auto_lines(results)):
+        if block:
+            lines += ["", block[0] if len(block) > 1 else block[0] + "."]
+            lines += ([""] + [f"- {line.strip()}" for line in block[1:]]
+                      if len(block) > 1 else [])
     lines += [""] + [f"{line}." for line in precision_lines(results)]
     groups = not_run(results)
     if groups:
