@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "sampler.h"
 #include "timed_kernel.h"
@@ -200,17 +199,9 @@ int autoisa_want(autoisa *a, const kernel *k, size_t len)
     return 0;
 }
 
-static double monotonic_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 void autoisa_calibrate(autoisa *a, double budget_seconds)
 {
     size_t rows = 0;
-    double start = monotonic_seconds();
     const isa_variant *v;
     for (size_t i = 0; i < a->n_choices; i++)
         for (size_t j = 0; !a->choices[i].row &&
@@ -227,7 +218,6 @@ void autoisa_calibrate(autoisa *a, double budget_seconds)
     for (size_t i = 0; i < a->n_choices; i++)
         if (!a->choices[i].row)
             measure_choice(a, &a->choices[i]);
-    a->calibration_seconds += monotonic_seconds() - start;
 }
 
 static const isa_variant *composed_row(autoisa *a, const kernel *k,

@@ -63,7 +63,6 @@ typedef struct autoisa {
     size_t n_choices, cap_choices;
     autoisa_row *rows;
     size_t n_rows, cap_rows;
-    double calibration_seconds; /* autoisa_calibrate's, by the TSC */
 } autoisa;
 
 /* Measuring with the sampler, AUTOISA_SECONDS per row and round. */

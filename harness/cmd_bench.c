@@ -15,7 +15,8 @@
  * of its parts' fastest rows here, autoisa.h); --isa=auto runs each kernel
  * of ours at auto alone. Auto's measurements are made together before the
  * first benchmark, within AUTO_BUDGET_SECONDS, and recorded in the
- * results' context and each @auto benchmark's label. */
+ * results' context (with the time choosing took, self-tests included) and
+ * each @auto benchmark's label. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -542,16 +543,23 @@ static size_t calibration_len(const bench_options *o, size_t len)
 }
 
 /* The rows of the @auto benchmarks that will run, measured together before
- * any of them; a row that fails its self-test is not timed. */
-static void choose_auto_rows(const bench_options *o, bench_case *cases,
-                             size_t n, autoisa *chooser, char *skipped,
-                             size_t skipped_len)
+ * any of them; a row that fails its self-test is not timed. Returns the
+ * seconds it took (by the TSC), 0 when no @auto benchmark runs. */
+static double choose_auto_rows(const bench_options *o, bench_case *cases,
+                               size_t n, autoisa *chooser, char *skipped,
+                               size_t skipped_len)
 {
     char err[256];
+    uint64_t start = timer_start();
+    size_t wanted = 0;
     for (size_t i = 0; i < n; i++)
-        if (cases[i].at_auto && gb_selected(cases[i].name))
+        if (cases[i].at_auto && gb_selected(cases[i].name)) {
             autoisa_want(chooser, cases[i].k,
                          calibration_len(o, cases[i].len));
+            wanted++;
+        }
+    if (!wanted)
+        return 0;
     autoisa_calibrate(chooser, AUTO_BUDGET_SECONDS);
     for (size_t i = 0; i < n; i++) {
         bench_case *c = &cases[i];
@@ -571,6 +579,7 @@ static void choose_auto_rows(const bench_options *o, bench_case *cases,
             autoisa_describe(chooser, c->k, len, c->chosen, sizeof c->chosen);
         }
     }
+    return (double)(timer_start() - start) / timer->tsc_hz;
 }
 
 /* "chacha20=avx512 blake2b=avx512 ...": the row each kernel of ours in
@@ -667,7 +676,8 @@ static int run(const bench_options *o, bench_case *cases, size_t n_cases,
     sampling = sampler_default_config(timer->tsc_hz, least, cap);
     core_cycles_index = pmu_core_cycles_index(&counters);
     autoisa_init(&chooser);
-    choose_auto_rows(o, cases, n_cases, &chooser, skipped, skipped_len);
+    double choosing = choose_auto_rows(o, cases, n_cases, &chooser, skipped,
+                                       skipped_len);
     autoisa_describe_all(&chooser, chosen, sizeof chosen);
     describe_dispatch(cases, n_cases, dispatch, sizeof dispatch);
     results_timestamp(started, stamp, sizeof stamp);
@@ -685,7 +695,7 @@ static int run(const bench_options *o, bench_case *cases, size_t n_cases,
         .skipped = skipped,
         .direction = o->decrypt ? "decrypt" : "encrypt",
         .autoisa = chosen,
-        .autoisa_seconds = chooser.calibration_seconds,
+        .autoisa_seconds = choosing,
         .dispatch = dispatch,
     });
     /* The calibration above ends in a 0.1 s sleep: keep the core busy a
