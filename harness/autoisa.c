@@ -9,14 +9,14 @@
 #include "timed_kernel.h"
 #include "timer.h"
 
-/* The sampler's median over a short look at v: a quarter of the time to
- * warm up and size the batch, then blocks of an eighth, stopping early
- * once the median is pinned. */
+/* The sampler's median over a look at v of about seconds: a fifth to warm
+ * up and size the batch, then blocks of a tenth, stopping early once the
+ * median is pinned. */
 static double sampled_ticks(void *ctx, const kernel *k, const isa_variant *v,
                             size_t len, double seconds)
 {
     sampler_config c = sampler_default_config(timer_get_info()->tsc_hz, 0,
-                                              seconds);
+                                              seconds * 0.8);
     kernel_args args;
     timed_kernel t;
     sampler_result r;
@@ -49,6 +49,7 @@ void autoisa_free(autoisa *a)
         free(a->rows[i].row);
     free(a->rows);
     free(a->choices);
+    free(a->tested);
     *a = (autoisa){ 0 };
 }
 
@@ -114,16 +115,30 @@ static size_t count_rows(const kernel *k)
     return n;
 }
 
-/* The rows of part that may be timed, in table order: supported here and
- * passing the self-test (a row that fails it is never timed). */
-static size_t timeable_rows(const kernel *part, const isa_variant **rows)
+/* Whether v of part passes its self-test, tested once a run. */
+static int passes_self_test(autoisa *a, const kernel *part,
+                            const isa_variant *v)
 {
     char err[256];
+    for (size_t i = 0; i < a->n_tested; i++)
+        if (a->tested[i].part == part && a->tested[i].row == v)
+            return a->tested[i].passed;
+    int passed = kernel_self_test(part, v, err, sizeof err) == 0;
+    if (!reserve((void **)&a->tested, &a->cap_tested, a->n_tested,
+                 sizeof *a->tested))
+        a->tested[a->n_tested++] = (autoisa_tested){ part, v, passed };
+    return passed;
+}
+
+/* The rows of part that may be timed, in table order: supported here and
+ * passing the self-test (a row that fails it is never timed). */
+static size_t timeable_rows(autoisa *a, const kernel *part,
+                            const isa_variant **rows)
+{
     size_t n = 0;
     const isa_variant *v;
     for (size_t i = 0; (v = kernel_variant_at(part, i)); i++)
-        if (kernel_variant_usable(part, v) &&
-            kernel_self_test(part, v, err, sizeof err) == 0)
+        if (kernel_variant_usable(part, v) && passes_self_test(a, part, v))
             rows[n++] = v;
     return n;
 }
@@ -176,7 +191,7 @@ static void measure_choice(autoisa *a, autoisa_choice *c)
         c->unmeasured = "out of memory";
     else if (kernel_check(c->part, &args, c->measured_len, err, sizeof err))
         c->unmeasured = "refuses this length";
-    else if ((n = timeable_rows(c->part, rows)) == 0)
+    else if ((n = timeable_rows(a, c->part, rows)) == 0)
         c->unmeasured = "no row runs here";
     else if (n == 1) {
         c->row = rows[0];

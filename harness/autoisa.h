@@ -55,14 +55,23 @@ typedef struct autoisa_row {
     isa_variant *row;
 } autoisa_row;
 
+/* A row's self-test, passed or not, once a run. */
+typedef struct autoisa_tested {
+    const kernel *part;
+    const isa_variant *row;
+    int passed;
+} autoisa_tested;
+
 typedef struct autoisa {
     autoisa_measure_fn *measure;
     void *ctx;
-    double seconds; /* per row and round */
+    double seconds; /* per row and round, warm-up included */
     autoisa_choice *choices;
     size_t n_choices, cap_choices;
     autoisa_row *rows;
     size_t n_rows, cap_rows;
+    autoisa_tested *tested;
+    size_t n_tested, cap_tested;
 } autoisa;
 
 /* Measuring with the sampler, AUTOISA_SECONDS per row and round. */

@@ -44,9 +44,9 @@
 #define PMU_PASS_BATCHES 32
 #define RUN_WARMUP_SECONDS 0.2
 /* Auto's measurements of every part's rows at every length together; the
- * self-tests before them and the setup around them bring the whole to
- * about a second at most. */
-#define AUTO_BUDGET_SECONDS 0.8
+ * self-tests and the setup around them bring the whole to under a second
+ * (docs/auto.md has what it took). */
+#define AUTO_BUDGET_SECONDS 0.65
 /* Auto measures at the run's sizes, or at this many of them when there
  * are more, each benchmark taking the nearest (calibration_len). */
 #define AUTO_SIZES 8

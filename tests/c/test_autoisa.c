@@ -244,6 +244,10 @@ static void test_untimeable_rows(void)
     autoisa_describe(&a, &broken, 509, text, sizeof text);
     CHECK(strstr(text, "chacha20=generic (not measured") == text, "'%s'",
           text);
+    row = autoisa_row_for(&a, &broken, 1024);
+    CHECK(row == kernel_generic_variant(&broken) && m.calls == 0,
+          "at another length (self-tests remembered) took %s, measured %zu "
+          "times", row ? row->isa : "NULL", m.calls);
     autoisa_free(&a);
 
     CASE("a part that cannot be timed falls back to its table's first row");
