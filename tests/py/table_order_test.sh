@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# plots/table_order.py (the summary's contradicted-order line) on synthetic
+# tools/cyclebench/table_order.py (the summary's contradicted-order line) on synthetic
 # results: tests/py/test_table_order.py under pytest. Nothing here runs a
 # benchmark, so $1 (the binary) is unused.
 set -u

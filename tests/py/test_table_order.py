@@ -1,19 +1,18 @@
-"""plots/table_order.py and its lines in the bench summary: a table's
-default row beaten beyond both CIs is named with both figures; a win within
-the noise, or auto's row, is not. Synthetic results; nothing runs a
-benchmark. Run: /usr/bin/python3 -m pytest tests/py/test_table_order.py
+"""tools/cyclebench/table_order.py and its lines in the bench summary: a
+table's default row beaten beyond both CIs is named with both figures; a
+win within the noise, or auto's row, is not. Synthetic results; nothing
+runs a benchmark. Run: PYTHONPATH=tools /usr/bin/python3 -m pytest
+tests/py/test_table_order.py
 """
 import json
 import os
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-PLOTS = os.path.join(ROOT, "plots")
-sys.path.insert(0, PLOTS)
+from cyclebench import results, table_order
 
-import results  # noqa: E402
-import table_order  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TOOLS = os.path.join(ROOT, "tools")
 
 
 def bench(name, median, half_width=0.01):
@@ -84,9 +83,10 @@ def test_auto_lines_one_per_length():
 def test_the_summary_prints_the_line(tmp_path):
     path = tmp_path / "run.json"
     path.write_text(json.dumps(document(ZEN5)))
-    done = subprocess.run([sys.executable, os.path.join(PLOTS, "summary.py"),
+    done = subprocess.run([sys.executable, "-m", "cyclebench.summary",
                            str(path), f"--out={tmp_path}"],
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": TOOLS})
     assert done.returncode == 0, done.stderr
     line = "blake2b: generic 1.62 beats avx512 2.82 at 16 KiB"
     assert line in done.stdout
