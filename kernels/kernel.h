@@ -210,14 +210,17 @@ struct kernel {
     /* A composite kernel (LIONESS, an AEAD, Tor's relay cell) names the
      * primitives it is built from, each by the registry kernel that times
      * that primitive's table on its own, NULL-ended: lioness has
-     * { &kernel_chacha20, &kernel_blake2b }. `--isa=auto` measures every
-     * supported row of each part on this CPU and passes the fastest, one
-     * per part in this order, to compose, which fills in *row: a row of
-     * the composite's own table type (row_size bytes, zeroed, in storage
-     * the caller keeps) that runs on those part rows. kernel_compose then
-     * names it "auto" and gives it the features its parts need. Adopting
-     * auto is these two fields (see lioness.c); a kernel without parts
-     * runs its own table's fastest row at auto. */
+     * { &kernel_chacha20, &kernel_blake2b }. A part times what the
+     * composite calls, over the table the composite finds its rows in
+     * (lioness-x4 names chacha20-x2, the two-stream form, over
+     * chacha_impls). `--isa=auto` measures every supported row of each
+     * part on this CPU and passes the fastest, one per part in this order,
+     * to compose, which fills in *row: a row of the composite's own table
+     * type (row_size bytes, zeroed, in storage the caller keeps) that runs
+     * on those part rows. kernel_compose then names it "auto" and gives it
+     * the features its parts need. Adopting auto is these two fields (see
+     * lioness.c); a kernel without parts runs its own table's fastest row
+     * at auto. */
     const kernel *parts[KERNEL_MAX_PARTS];
     void (*compose)(const kernel *k, const isa_variant *const part[],
                     isa_variant *row);
