@@ -1,6 +1,7 @@
 /* The AEGIS state machine on x86 vectors, written once for LANES 128-bit
- * lanes and compiled by aegis_aesni.c (xmm, one lane: AEGIS-128L and
- * AEGIS-256), aegis_vaes_avx2.c (ymm, two: the X2 forms) and
+ * lanes and compiled by aegis_aesni.c and aegis_ssse3.c (xmm, one lane,
+ * through aegis_xmm.h: AEGIS-128L and AEGIS-256 on aesenc or on the
+ * vector-permute round), aegis_vaes_avx2.c (ymm, two: the X2 forms) and
  * aegis_vaes_avx512.c (zmm, four: the X4 forms), each with its own ISA
  * flags. A state word is one vector whose lane i is word j of state i, so
  * an update is one AES round instruction per word whatever LANES is.
