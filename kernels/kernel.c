@@ -331,6 +331,8 @@ void kernel_add_secret(kernel_args *a, const void *p, size_t len)
     a->secret[a->n_secret++] = (kernel_region){ p, len };
 }
 
+void (*kernel_declassify_hook)(const void *p, size_t len);
+
 /* Any fixed key serves; 32 bytes is a length BLAKE2b (1-64) accepts. */
 static const uint8_t fixed_key[32] = "cyclebench fixed secret key.....";
 

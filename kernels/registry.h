@@ -19,7 +19,11 @@
     X(poly1305) X(chacha20_poly1305) X(xchacha20_poly1305)                   \
     X(polyval)                                                               \
     X(rc4)                                                                   \
-    X(tor_relay_cell)                                                        \
+    X(tor1_relay_forward) X(tor1_relay_originate) X(tor_relay_cell)          \
+    X(tor_cgo_relay_forward) X(tor_cgo_relay_backward)                       \
+    X(tor_cgo_relay_originate) X(tor_cgo_relay_forward_x4)                   \
+    X(tor_cgo_client_forward) X(tor_cgo_client_backward)                     \
+    X(tor_cgo_client_originate)                                              \
     X(memcpy)                                                                \
                                                                              \
     X(openssl_chacha20) X(openssl_blake2b512)                                \
