@@ -86,9 +86,11 @@ CG_INLINE __m128i cg_et_mask(const polyval_key *ku, __m128i h,
 {
     pv_sum s = pv_sum_zero();
     CG_UNROLL
-    for (int j = 0; j < CG_TWEAK_VECS; j++)
-        pv_sum_add(&s, cg_tweak_vec(p, cmd, j),
-                   pv_powers(ku, CGO_TWEAK_BLOCKS, j * LANES));
+    for (int j = 0; j < CG_TWEAK_VECS; j += 2)
+        pv_sum_add2(&s, cg_tweak_vec(p, cmd, j),
+                    pv_powers(ku, CGO_TWEAK_BLOCKS, j * LANES),
+                    cg_tweak_vec(p, cmd, j + 1),
+                    pv_powers(ku, CGO_TWEAK_BLOCKS, (j + 1) * LANES));
     __m128i lo = V_FOLD(s.lo), mid = V_FOLD(s.mid), hi = V_FOLD(s.hi);
     gf128_mul_add(&lo, &mid, &hi, h,
                   _mm_load_si128((const __m128i *)(const void *)
@@ -117,12 +119,26 @@ CG_INLINE __m128i cg_prf_counter(const uint8_t b[16], __m128i x)
     return _mm_and_si128(gf128_mul(x, cg_load(b)), clear);
 }
 
+/* Block i's number in its last byte, for the stream's counters: loaded,
+ * since a vector built from constants lane by lane takes the shuffle port
+ * POLYVAL needs. */
+#define CG_NUMBER(i) [i][15] = i
+static const _Alignas(64) uint8_t cg_numbers[CG_CTR_VECS * LANES][16] = {
+    CG_NUMBER(0), CG_NUMBER(1), CG_NUMBER(2), CG_NUMBER(3), CG_NUMBER(4),
+    CG_NUMBER(5), CG_NUMBER(6), CG_NUMBER(7), CG_NUMBER(8), CG_NUMBER(9),
+    CG_NUMBER(10), CG_NUMBER(11), CG_NUMBER(12), CG_NUMBER(13),
+    CG_NUMBER(14), CG_NUMBER(15), CG_NUMBER(16), CG_NUMBER(17),
+    CG_NUMBER(18), CG_NUMBER(19), CG_NUMBER(20), CG_NUMBER(21),
+    CG_NUMBER(22), CG_NUMBER(23), CG_NUMBER(24), CG_NUMBER(25),
+    CG_NUMBER(26), CG_NUMBER(27), CG_NUMBER(28), CG_NUMBER(29),
+    CG_NUMBER(30),
+};
+#undef CG_NUMBER
+
 /* Lane i holds n + i in its last byte. */
 CG_INLINE vec cg_block_numbers(int n)
 {
-#define CG_NUMBER(i) _mm_set_epi64x((long long)((uint64_t)(n + (i)) << 56), 0)
-    return V_SET4(CG_NUMBER(0), CG_NUMBER(1), CG_NUMBER(2), CG_NUMBER(3));
-#undef CG_NUMBER
+    return V_LOADU(cg_numbers[n]);
 }
 
 /* X_R's whole blocks in vector j of the stream: out = in ^ ks. */
@@ -145,9 +161,11 @@ CG_INLINE void cg_ctr_group(const aes_key *k, vec base, uint8_t *out,
 {
     vec s[CG_GROUP];
     vec rk = V_BCAST(cg_load(k->enc[0]));
+    /* The counter plus the block number is the counter xor the number:
+     * its last byte's low six bits are clear and the numbers below 64. */
     CG_UNROLL
     for (int j = 0; j < n; j++)
-        s[j] = V_XOR(V_ADD8(base, cg_block_numbers((j0 + j) * LANES)), rk);
+        s[j] = V_XOR3(base, cg_block_numbers((j0 + j) * LANES), rk);
     CG_UNROLL
     for (int r = 1; r < CG_ROUNDS; r++) {
         rk = V_BCAST(cg_load(k->enc[r]));
@@ -240,16 +258,37 @@ void CG_FN(cgo_uiv_decrypt)(const cgo_uiv *u, const uint8_t h[16],
         cg_decrypt(u, h, cmd, out, in, NULL);
 }
 
-/* Four circuits' cells one after the other in one function: each cell's
- * steps depend on each other, the cells do not, so the core overlaps one
- * cell's AES with another's POLYVAL. */
+/* Four circuits' cells, software-pipelined: each cell's steps depend on
+ * each other, the cells do not, so the code interleaves them, one cell's
+ * stream (the AES unit) next to the next cell's tweak (the carry-less
+ * multiplier) and the AES block of the one after, for the core to run
+ * side by side. */
 void CG_FN(cgo_uiv_encrypt_x4)(const cgo_uiv *const u[CGO_X4],
                                const uint8_t *const h[CGO_X4],
                                const uint8_t cmd[CGO_X4],
                                uint8_t *const out[CGO_X4],
                                const uint8_t *const in[CGO_X4])
 {
+    __m128i last16[CGO_X4], x_l[CGO_X4], mask[CGO_X4], ctr[CGO_X4];
     CG_UNROLL
-    for (int i = 0; i < CGO_X4; i++)
-        cg_encrypt(u[i], h[i], cmd[i], out[i], in[i], NULL);
+    for (int i = 0; i < CGO_X4; i++) {
+        x_l[i] = cg_load(in[i]);
+        last16[i] = cg_load(in[i] + CG_LAST16);
+    }
+    mask[0] = cg_et_mask(&u[0]->ku, cg_load(h[0]), in[0], cmd[0]);
+    CG_UNROLL
+    for (int i = 0; i <= CGO_X4; i++) {
+        if (i < CGO_X4) {
+            __m128i t = _mm_xor_si128(
+                cg_aes(&u[i]->kb, _mm_xor_si128(x_l[i], mask[i]), 0), mask[i]);
+            cg_store(out[i], t);
+            ctr[i] = cg_prf_counter(u[i]->b, t);
+        }
+        if (i + 1 < CGO_X4)
+            mask[i + 1] = cg_et_mask(&u[i + 1]->ku, cg_load(h[i + 1]),
+                                     in[i + 1], cmd[i + 1]);
+        if (i > 0)
+            cg_ctr_xor(&u[i - 1]->k, ctr[i - 1], out[i - 1], in[i - 1],
+                       last16[i - 1]);
+    }
 }

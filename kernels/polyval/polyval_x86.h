@@ -49,6 +49,16 @@ PV_INLINE void pv_sum_add(pv_sum *s, vec x, vec h)
     s->mid = V_XOR3(s->mid, V_CLMUL(x, h, 0x01), V_CLMUL(x, h, 0x10));
 }
 
+/* s += x1 * h1 + x2 * h2: two vectors' products folded in with two
+ * three-way xors fewer than one by one. */
+PV_INLINE void pv_sum_add2(pv_sum *s, vec x1, vec h1, vec x2, vec h2)
+{
+    s->lo = V_XOR3(s->lo, V_CLMUL(x1, h1, 0x00), V_CLMUL(x2, h2, 0x00));
+    s->hi = V_XOR3(s->hi, V_CLMUL(x1, h1, 0x11), V_CLMUL(x2, h2, 0x11));
+    s->mid = V_XOR3(s->mid, V_CLMUL(x1, h1, 0x01), V_CLMUL(x1, h1, 0x10));
+    s->mid = V_XOR3(s->mid, V_CLMUL(x2, h2, 0x01), V_CLMUL(x2, h2, 0x10));
+}
+
 /* The sum of every lane's product, reduced: the hash of the batch. */
 PV_INLINE __m128i pv_sum_reduce(const pv_sum *s)
 {
@@ -67,13 +77,17 @@ PV_INLINE __m128i pv_vecs(const polyval_key *k, __m128i acc, const uint8_t *p,
                           int n)
 {
     pv_sum s = pv_sum_zero();
+    vec x[PV_NVEC];
     PV_UNROLL
-    for (int j = 0; j < n; j++) {
-        vec x = V_LOADU(p + PV_VEC_BYTES * j);
-        if (j == 0)
-            x = V_XOR(x, V_ZEXT(acc));
-        pv_sum_add(&s, x, pv_powers(k, n * LANES, j * LANES));
-    }
+    for (int j = 0; j < n; j++)
+        x[j] = V_LOADU(p + PV_VEC_BYTES * j);
+    x[0] = V_XOR(x[0], V_ZEXT(acc));
+    PV_UNROLL
+    for (int j = 0; j + 1 < n; j += 2)
+        pv_sum_add2(&s, x[j], pv_powers(k, n * LANES, j * LANES), x[j + 1],
+                    pv_powers(k, n * LANES, (j + 1) * LANES));
+    if (n % 2)
+        pv_sum_add(&s, x[n - 1], pv_powers(k, n * LANES, (n - 1) * LANES));
     return pv_sum_reduce(&s);
 }
 

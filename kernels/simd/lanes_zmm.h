@@ -65,8 +65,6 @@ lanes_store_part_zmm(uint8_t *p, __m512i v, int m)
 #define V_ZERO() _mm512_setzero_si512()
 #define V_XOR(a, b) _mm512_xor_si512(a, b)
 #define V_XOR3(a, b, c) _mm512_ternarylogic_epi64(a, b, c, 0x96)
-#define V_AND(a, b) _mm512_and_si512(a, b)
-#define V_ADD8(a, b) _mm512_add_epi8(a, b)
 #define V_CLMUL(a, b, imm) _mm512_clmulepi64_epi128(a, b, imm)
 #define V_AESENC(s, k) _mm512_aesenc_epi128(s, k)
 #define V_AESENCLAST(s, k) _mm512_aesenclast_epi128(s, k)
@@ -79,13 +77,5 @@ lanes_store_part_zmm(uint8_t *p, __m512i v, int m)
 #define V_SET4(b0, b1, b2, b3) lanes_set4_zmm(b0, b1, b2, b3)
 #define V_LOAD_PART(p, m) lanes_load_part_zmm(p, m)
 #define V_STORE_PART(p, v, m) lanes_store_part_zmm(p, v, m)
-#define V_GATHER(p, o)                                                        \
-    _mm512_inserti64x4(                                                       \
-        _mm512_castsi256_si512(_mm256_loadu2_m128i(                           \
-            (const __m128i *)(const void *)((p)[1] + (o)),                    \
-            (const __m128i *)(const void *)((p)[0] + (o)))),                  \
-        _mm256_loadu2_m128i((const __m128i *)(const void *)((p)[3] + (o)),    \
-                            (const __m128i *)(const void *)((p)[2] + (o))),   \
-        1)
 
 #endif
