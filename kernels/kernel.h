@@ -281,6 +281,10 @@ static inline void kernel_declassify(const void *p, size_t len)
     if (kernel_declassify_hook)
         kernel_declassify_hook(p, len);
 }
+/* Whether a == b over n bytes, compared without a branch on either, then
+ * declassified: for what a protocol acts on (a Tor cell recognized, its
+ * digest matching), never for a secret's own comparison. */
+int kernel_public_equal(const void *a, const void *b, size_t n);
 
 /* bench_args, plus a fixed key for a kernel that takes one although its
  * bench_args carry none (BLAKE2b, timed unkeyed): for the tools whose

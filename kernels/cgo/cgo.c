@@ -208,18 +208,6 @@ void cgo_hop_setup(cgo_hop *hop, const cgo_impl *impl,
         memset(hop->tprime, 0, 16);
 }
 
-/* Whether a == b, compared without a branch on either, then made public:
- * a relay acts on whether a cell is recognized, so that is no secret. */
-static int tags_equal(const uint8_t a[16], const uint8_t b[16])
-{
-    unsigned diff = 0;
-    for (int i = 0; i < 16; i++)
-        diff |= (unsigned)(a[i] ^ b[i]);
-    int equal = (int)(1 & ((diff - 1) >> 8));
-    kernel_declassify(&equal, sizeof equal);
-    return equal;
-}
-
 static void rekey(cgo_hop *hop, uint64_t *ticks)
 {
     uint64_t last = cgo_stamp_start(ticks);
@@ -244,7 +232,7 @@ int cgo_relay_forward(cgo_hop *hop, uint8_t cmd, uint8_t *out,
     hop->impl->encrypt(&hop->uiv, hop->tprime, cmd, out, in, ticks);
     uint64_t last = cgo_stamp_start(ticks);
     memcpy(hop->tprime, out, CGO_TAG_BYTES);
-    int recognized = tags_equal(out, hop->nonce);
+    int recognized = kernel_public_equal(out, hop->nonce, CGO_TAG_BYTES);
     cgo_stamp(ticks, CGO_STAGE_GLUE, &last);
     if (recognized)
         rekey(hop, ticks);
@@ -295,7 +283,7 @@ int cgo_client_backward(cgo_hop *hop, uint8_t cmd, uint8_t *out,
     hop->impl->decrypt(&hop->uiv, hop->tprime, cmd, out, in, ticks);
     uint64_t last = cgo_stamp_start(ticks);
     memcpy(hop->tprime, t, CGO_TAG_BYTES);
-    int recognized = tags_equal(out, hop->nonce);
+    int recognized = kernel_public_equal(out, hop->nonce, CGO_TAG_BYTES);
     cgo_stamp(ticks, CGO_STAGE_GLUE, &last);
     if (recognized) {
         memcpy(hop->nonce, t, CGO_TAG_BYTES);
@@ -317,7 +305,7 @@ void cgo_relay_forward_x4(cgo_hop *const hop[CGO_X4], const uint8_t cmd[CGO_X4],
     hop[0]->impl->encrypt_x4(u, h, cmd, out, in);
     for (int i = 0; i < CGO_X4; i++) {
         memcpy(hop[i]->tprime, out[i], CGO_TAG_BYTES);
-        if (tags_equal(out[i], hop[i]->nonce))
+        if (kernel_public_equal(out[i], hop[i]->nonce, CGO_TAG_BYTES))
             rekey(hop[i], NULL);
     }
 }

@@ -92,7 +92,13 @@ def test_constant_time_comparison_is_clean():
 FLAGGED = [("aes128-ctr", "generic"), ("aes256-gcm", "generic"),
            ("aes128-xts", "generic"), ("rc4", "generic")]
 CLEAN_KERNELS = ["chacha20", "xchacha20", "blake2b", "poly1305",
-                 "chacha20-poly1305"]
+                 "chacha20-poly1305", "polyval"]
+# Tor's relay crypto: every CGO operation, and tor1's two paths.
+TOR_KERNELS = ["tor-cgo-relay-forward", "tor-cgo-relay-backward",
+               "tor-cgo-relay-originate", "tor-cgo-relay-forward-x4",
+               "tor-cgo-client-forward", "tor-cgo-client-backward",
+               "tor-cgo-client-originate", "tor1-relay-forward",
+               "tor1-relay-originate"]
 AES_KERNELS = ["aes128-ctr", "aes256-ctr", "aes128-cbc", "aes256-cbc",
                "aes128-xts", "aes256-xts", "aes128-gcm", "aes256-gcm"]
 
@@ -135,6 +141,21 @@ def test_aesni_aes_is_clean(kernel, listing, version):
     if not supported(listing, kernel, "aesni"):
         pytest.skip("this CPU lacks AES-NI")
     assert verdict(kernel, "aesni", listing, version).state == "clean"
+
+
+@pytest.mark.parametrize("kernel", TOR_KERNELS)
+def test_tor_relay_crypto_leaks_only_through_generic_aes(kernel, listing,
+                                                        version):
+    """With AES-NI clean, the recognized checks declassified as the relay
+    acts on them; without, the T-table AES and nothing else (CGO's
+    POLYVAL and its secret counter included)."""
+    if supported(listing, kernel, "aesni"):
+        assert verdict(kernel, "aesni", listing, version).state == "clean"
+    v = verdict(kernel, "generic", listing, version)
+    assert v.state == "sites" and "prepared key state" in v.secret, v
+    assert all(s.where.startswith("kernels/aes/aes_generic.c")
+               for s in v.sites), v.sites
+    assert v.lengths == [509], v.lengths
 
 
 def test_a_keyless_kernel_has_its_message_as_the_secret(listing, version):
@@ -271,6 +292,24 @@ def test_leak_table_end_to_end(tmp_path):
     with open(tmp_path / "summary.png", "rb") as f:
         assert f.read(8) == PNG_MAGIC
     assert (tmp_path / "memcpy@generic.ctgrind.txt").exists()
+
+
+def test_leak_table_measures_a_cell_kernel_at_its_shortest(tmp_path):
+    """tor-cgo-relay-forward takes whole 509-byte cells: the t-test runs at
+    509 bytes, not the default 64, and the row says so."""
+    done = script("table", "--kernel=tor-cgo-relay-forward", "--seconds=0.2",
+                  f"--bin={BIN}", f"--driver={DRIVER}", f"--out={tmp_path}")
+    assert done.returncode == 0, done.stderr
+    with open(tmp_path / "summary.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert [r["isa"] for r in rows] == ["vaes-avx512", "vaes-avx2", "aesni",
+                                        "generic"]
+    assert {r["size"] for r in rows} == {"509"}
+    measured = [r for r in rows if r["measurements"]]
+    assert measured and all("509-byte messages, its shortest" in r["note"]
+                            for r in measured)
+    with open(tmp_path / "tor-cgo-relay-forward@generic.ctgrind.txt") as f:
+        assert "lengths 509 bytes" in f.readline()
 
 
 @pytest.mark.parametrize("args,says", [
