@@ -45,6 +45,21 @@ static void xor_block(uint8_t *out, const uint8_t *a, const uint8_t *b)
         out[i] = a[i] ^ b[i];
 }
 
+/* data ^= ks over len bytes, eight at a time where it can. */
+static void xor_into(uint8_t *data, const uint8_t *ks, size_t len)
+{
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t d, k;
+        memcpy(&d, data + i, 8);
+        memcpy(&k, ks + i, 8);
+        d ^= k;
+        memcpy(data + i, &d, 8);
+    }
+    for (; i < len; i++)
+        data[i] ^= ks[i];
+}
+
 /* KB, KU, K, B from keys, by u's rows. */
 static void set_keys(cgo_uiv *u, const uint8_t keys[CGO_UIV_KEY_BYTES])
 {
@@ -122,8 +137,7 @@ static void prf_stream_xor(const cgo_uiv *u, const uint8_t ctr[16],
         blocks[j][15] |= (uint8_t)(offset + j);
     }
     u->aes->encrypt(&u->k, blocks[0], blocks[0], n);
-    for (size_t i = 0; i < len; i++)
-        data[i] ^= blocks[i / 16][i % 16];
+    xor_into(data, blocks[0], len);
 }
 
 void cgo_prf_xor(const cgo_uiv *u, const uint8_t input[16], unsigned offset,
@@ -146,42 +160,44 @@ void cgo_uiv_update(cgo_uiv *u, uint8_t nonce[16])
 
 /* UIV+ composed: the generic row's, and the reference of the others. */
 
-void cgo_uiv_encrypt_composed(const cgo_uiv *u, const uint8_t h[16],
-                              uint8_t cmd, uint8_t *out, const uint8_t *in,
-                              uint64_t *ticks)
+/* Encryption is ET then the PRF; decryption the PRF, then ET with the
+ * tweak of the X_R it leaves. */
+static void uiv_composed(const cgo_uiv *u, const uint8_t h[16], uint8_t cmd,
+                         uint8_t *out, const uint8_t *in, uint64_t *ticks,
+                         int decrypt)
 {
     uint64_t last = cgo_stamp_start(ticks);
     uint8_t mask[16], ctr[16];
     if (out != in)
         memmove(out, in, CGO_PAYLOAD_BYTES);
     cgo_stamp(ticks, CGO_STAGE_GLUE, &last);
-    cgo_et_mask(u, h, cmd, out + CGO_TAG_BYTES, mask);
-    cgo_stamp(ticks, CGO_STAGE_TWEAK, &last);
-    et_block(u, mask, out, 0);
-    cgo_stamp(ticks, CGO_STAGE_BLOCK, &last);
-    prf_counter(u, out, ctr);
-    cgo_stamp(ticks, CGO_STAGE_PRF, &last);
-    prf_stream_xor(u, ctr, 0, out + CGO_TAG_BYTES, CGO_X_R_BYTES);
-    cgo_stamp(ticks, CGO_STAGE_CTR, &last);
+    for (int step = 0; step < 2; step++) {
+        if (step == decrypt) {
+            cgo_et_mask(u, h, cmd, out + CGO_TAG_BYTES, mask);
+            cgo_stamp(ticks, CGO_STAGE_TWEAK, &last);
+            et_block(u, mask, out, decrypt);
+            cgo_stamp(ticks, CGO_STAGE_BLOCK, &last);
+        } else {
+            prf_counter(u, out, ctr);
+            cgo_stamp(ticks, CGO_STAGE_PRF, &last);
+            prf_stream_xor(u, ctr, 0, out + CGO_TAG_BYTES, CGO_X_R_BYTES);
+            cgo_stamp(ticks, CGO_STAGE_CTR, &last);
+        }
+    }
+}
+
+void cgo_uiv_encrypt_composed(const cgo_uiv *u, const uint8_t h[16],
+                              uint8_t cmd, uint8_t *out, const uint8_t *in,
+                              uint64_t *ticks)
+{
+    uiv_composed(u, h, cmd, out, in, ticks, 0);
 }
 
 void cgo_uiv_decrypt_composed(const cgo_uiv *u, const uint8_t h[16],
                               uint8_t cmd, uint8_t *out, const uint8_t *in,
                               uint64_t *ticks)
 {
-    uint64_t last = cgo_stamp_start(ticks);
-    uint8_t mask[16], ctr[16];
-    if (out != in)
-        memmove(out, in, CGO_PAYLOAD_BYTES);
-    cgo_stamp(ticks, CGO_STAGE_GLUE, &last);
-    prf_counter(u, out, ctr);
-    cgo_stamp(ticks, CGO_STAGE_PRF, &last);
-    prf_stream_xor(u, ctr, 0, out + CGO_TAG_BYTES, CGO_X_R_BYTES);
-    cgo_stamp(ticks, CGO_STAGE_CTR, &last);
-    cgo_et_mask(u, h, cmd, out + CGO_TAG_BYTES, mask);
-    cgo_stamp(ticks, CGO_STAGE_TWEAK, &last);
-    et_block(u, mask, out, 1);
-    cgo_stamp(ticks, CGO_STAGE_BLOCK, &last);
+    uiv_composed(u, h, cmd, out, in, ticks, 1);
 }
 
 void cgo_uiv_encrypt_x4_composed(const cgo_uiv *const u[CGO_X4],
@@ -239,14 +255,15 @@ int cgo_relay_forward(cgo_hop *hop, uint8_t cmd, uint8_t *out,
     return recognized;
 }
 
-void cgo_relay_backward(cgo_hop *hop, uint8_t cmd, uint8_t *out,
+int cgo_relay_backward(cgo_hop *hop, uint8_t cmd, uint8_t *out,
                         const uint8_t *in, uint64_t *ticks)
 {
     hop->impl->encrypt(&hop->uiv, hop->tprime, cmd, out, in, ticks);
     memcpy(hop->tprime, out, CGO_TAG_BYTES);
+    return 0;
 }
 
-void cgo_relay_originate(cgo_hop *hop, uint8_t cmd, uint8_t *out,
+int cgo_relay_originate(cgo_hop *hop, uint8_t cmd, uint8_t *out,
                          const uint8_t *in, uint64_t *ticks)
 {
     with_nonce(hop, out, in, ticks);
@@ -256,23 +273,26 @@ void cgo_relay_originate(cgo_hop *hop, uint8_t cmd, uint8_t *out,
     memcpy(hop->nonce, out, CGO_TAG_BYTES);
     cgo_stamp(ticks, CGO_STAGE_GLUE, &last);
     rekey(hop, ticks);
+    return 0;
 }
 
-void cgo_client_forward(cgo_hop *hop, uint8_t cmd, uint8_t *out,
+int cgo_client_forward(cgo_hop *hop, uint8_t cmd, uint8_t *out,
                         const uint8_t *in, uint64_t *ticks)
 {
     uint8_t t[CGO_TAG_BYTES];
     memcpy(t, in, CGO_TAG_BYTES);
     hop->impl->decrypt(&hop->uiv, hop->tprime, cmd, out, in, ticks);
     memcpy(hop->tprime, t, CGO_TAG_BYTES);
+    return 0;
 }
 
-void cgo_client_originate(cgo_hop *hop, uint8_t cmd, uint8_t *out,
+int cgo_client_originate(cgo_hop *hop, uint8_t cmd, uint8_t *out,
                           const uint8_t *in, uint64_t *ticks)
 {
     with_nonce(hop, out, in, ticks);
     cgo_client_forward(hop, cmd, out, out, ticks);
     rekey(hop, ticks);
+    return 0;
 }
 
 int cgo_client_backward(cgo_hop *hop, uint8_t cmd, uint8_t *out,

@@ -98,12 +98,11 @@ cgo_stamp_start(const uint64_t *ticks)
 static inline __attribute__((always_inline)) void
 cgo_stamp(uint64_t *ticks, enum cgo_stage stage, uint64_t *last)
 {
-    if (!ticks)
-        return;
-    _mm_lfence();
-    uint64_t now = __rdtsc();
-    ticks[stage] += now - *last;
-    *last = now;
+    uint64_t now = cgo_stamp_start(ticks);
+    if (ticks) {
+        ticks[stage] += now - *last;
+        *last = now;
+    }
 }
 
 typedef struct cgo_impl cgo_impl;
@@ -179,21 +178,13 @@ void cgo_hop_setup(cgo_hop *hop, const cgo_impl *impl,
 /* The six operations on one payload of CGO_PAYLOAD_BYTES, with the cell's
  * command byte, as C tor's cgo_crypt_*; out may equal in. The originate
  * operations put the nonce in the payload's first 16 bytes (their input
- * there is ignored). Forward at a relay and backward at a client return 1
- * when the cell is recognized (and rekey), else 0. ticks as for
+ * there is ignored). Each returns 1 when the cell is recognized (forward
+ * at a relay, backward at a client: they then rekey), else 0. ticks as for
  * cgo_uiv_fn. */
-int cgo_relay_forward(cgo_hop *hop, uint8_t cmd, uint8_t *out,
-                      const uint8_t *in, uint64_t *ticks);
-void cgo_relay_backward(cgo_hop *hop, uint8_t cmd, uint8_t *out,
+typedef int cgo_cell_fn(cgo_hop *hop, uint8_t cmd, uint8_t *out,
                         const uint8_t *in, uint64_t *ticks);
-void cgo_relay_originate(cgo_hop *hop, uint8_t cmd, uint8_t *out,
-                         const uint8_t *in, uint64_t *ticks);
-void cgo_client_forward(cgo_hop *hop, uint8_t cmd, uint8_t *out,
-                        const uint8_t *in, uint64_t *ticks);
-void cgo_client_originate(cgo_hop *hop, uint8_t cmd, uint8_t *out,
-                          const uint8_t *in, uint64_t *ticks);
-int cgo_client_backward(cgo_hop *hop, uint8_t cmd, uint8_t *out,
-                        const uint8_t *in, uint64_t *ticks);
+cgo_cell_fn cgo_relay_forward, cgo_relay_backward, cgo_relay_originate,
+    cgo_client_forward, cgo_client_backward, cgo_client_originate;
 
 /* cgo_relay_forward on four hops of four circuits at once. */
 void cgo_relay_forward_x4(cgo_hop *const hop[CGO_X4], const uint8_t cmd[CGO_X4],

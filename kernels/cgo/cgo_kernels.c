@@ -12,6 +12,7 @@
 #include "cgo.h"
 #include "../kernel.h"
 
+/* A kernel's param: its operation, an index into ops. */
 enum cgo_op {
     OP_RELAY_FORWARD,
     OP_RELAY_BACKWARD,
@@ -19,6 +20,15 @@ enum cgo_op {
     OP_CLIENT_FORWARD,
     OP_CLIENT_BACKWARD,
     OP_CLIENT_ORIGINATE,
+};
+
+static cgo_cell_fn *const ops[] = {
+    [OP_RELAY_FORWARD] = cgo_relay_forward,
+    [OP_RELAY_BACKWARD] = cgo_relay_backward,
+    [OP_RELAY_ORIGINATE] = cgo_relay_originate,
+    [OP_CLIENT_FORWARD] = cgo_client_forward,
+    [OP_CLIENT_BACKWARD] = cgo_client_backward,
+    [OP_CLIENT_ORIGINATE] = cgo_client_originate,
 };
 
 /* A kernel's hops: one, or one per circuit of the x4 kernel. */
@@ -75,31 +85,6 @@ static cgo_hops *hops_for(const kernel *k, const isa_variant *v,
     return local;
 }
 
-static void one_cell(enum cgo_op op, cgo_hop *hop, uint8_t cmd, uint8_t *out,
-                     const uint8_t *in, uint64_t *ticks)
-{
-    switch (op) {
-    case OP_RELAY_FORWARD:
-        cgo_relay_forward(hop, cmd, out, in, ticks);
-        break;
-    case OP_RELAY_BACKWARD:
-        cgo_relay_backward(hop, cmd, out, in, ticks);
-        break;
-    case OP_RELAY_ORIGINATE:
-        cgo_relay_originate(hop, cmd, out, in, ticks);
-        break;
-    case OP_CLIENT_FORWARD:
-        cgo_client_forward(hop, cmd, out, in, ticks);
-        break;
-    case OP_CLIENT_BACKWARD:
-        cgo_client_backward(hop, cmd, out, in, ticks);
-        break;
-    case OP_CLIENT_ORIGINATE:
-        cgo_client_originate(hop, cmd, out, in, ticks);
-        break;
-    }
-}
-
 static int cgo_run_staged(const kernel *k, const isa_variant *v,
                           const kernel_args *a, const uint8_t *in, size_t len,
                           uint8_t *out, uint64_t *ticks)
@@ -108,7 +93,7 @@ static int cgo_run_staged(const kernel *k, const isa_variant *v,
     cgo_hop *hop = &hops_for(k, v, a, &local)->hop[0];
     uint8_t cmd = command(a);
     for (size_t at = 0; at < len; at += CGO_PAYLOAD_BYTES)
-        one_cell((enum cgo_op)k->param, hop, cmd, out + at, in + at, ticks);
+        ops[k->param](hop, cmd, out + at, in + at, ticks);
     return 0;
 }
 

@@ -5,6 +5,8 @@
  * the same names for two and four lanes. Per lane unless said:
  *   V_LOADU(p) V_STOREU(p, v) V_ZERO() V_XOR(a, b) V_XOR3(a, b, c)
  *   V_CLMUL(a, b, imm)
+ *   V_BSLLI(v, n) V_BSRLI(v, n)  shift each lane by n bytes (a constant)
+ *   V_SWAP64(v)     swap the quadwords of each lane
  *   V_AESENC V_AESENCLAST V_AESDEC V_AESDECLAST (state, round key)
  *   V_BCAST(b)      the block b in every lane
  *   V_ZEXT(b)       b in lane 0, zero elsewhere
@@ -28,6 +30,9 @@ typedef __m128i vec;
 #define V_XOR(a, b) _mm_xor_si128(a, b)
 #define V_XOR3(a, b, c) _mm_xor_si128(_mm_xor_si128(a, b), c)
 #define V_CLMUL(a, b, imm) _mm_clmulepi64_si128(a, b, imm)
+#define V_BSLLI(v, n) _mm_slli_si128(v, n)
+#define V_BSRLI(v, n) _mm_srli_si128(v, n)
+#define V_SWAP64(v) _mm_shuffle_epi32(v, 0x4e)
 #define V_AESENC(s, k) _mm_aesenc_si128(s, k)
 #define V_AESENCLAST(s, k) _mm_aesenclast_si128(s, k)
 #define V_AESDEC(s, k) _mm_aesdec_si128(s, k)
