@@ -28,6 +28,22 @@ const cgo_impl cgo_impls[] = {
     { { NULL, 0 }, NULL, NULL, NULL, NULL, NULL },
 };
 
+void cgo_pair(cgo_impl *row, const char *aes_isa, const char *polyval_isa)
+{
+    row->aes_isa = aes_isa;
+    row->polyval_isa = polyval_isa;
+    row->encrypt = cgo_uiv_encrypt_composed;
+    row->decrypt = cgo_uiv_decrypt_composed;
+    row->encrypt_x4 = cgo_uiv_encrypt_x4_composed;
+    for (const cgo_impl *c = cgo_impls; c->v.isa; c++)
+        if (!strcmp(c->aes_isa, aes_isa) &&
+            !strcmp(c->polyval_isa, polyval_isa)) {
+            row->encrypt = c->encrypt;
+            row->decrypt = c->decrypt;
+            row->encrypt_x4 = c->encrypt_x4;
+        }
+}
+
 const char *const cgo_stage_names[CGO_STAGES] = {
     "polyval of the tweak (H, command, X_R)",
     "aes block of ET",

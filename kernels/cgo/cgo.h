@@ -132,6 +132,12 @@ struct cgo_impl {
 /* Best first, generic last, ended by a row with v.isa == NULL. */
 extern const cgo_impl cgo_impls[];
 
+/* row's pairing: AES row aes_isa with POLYVAL row polyval_isa, and the
+ * functions of the table's row that pairs the same two, else the composed
+ * ones (a row measured fastest part by part, `--isa=auto`). row's v is the
+ * caller's. */
+void cgo_pair(cgo_impl *row, const char *aes_isa, const char *polyval_isa);
+
 /* The composed UIV+, for the rows without functions of their own. */
 cgo_uiv_fn cgo_uiv_encrypt_composed, cgo_uiv_decrypt_composed;
 cgo_uiv_x4_fn cgo_uiv_encrypt_x4_composed;
