@@ -39,8 +39,9 @@ FLAGS_pclmul      := -msse4.1 -mpclmul
 FLAGS_vpclmul_avx2 := -mavx2 -mpclmul -mvpclmulqdq
 FLAGS_vpclmul_avx512 := -mavx512f -mavx512vl -mavx512bw -mpclmul -mvpclmulqdq
 # Suffixes that are not ISAs: registry kernels over another primitive's
-# table (aes_kernels.c, cgo_kernels.c).
-KERNEL_ROLES := kernels
+# table (aes_kernels.c, cgo_kernels.c), and what a primitive's variants
+# share (aes_internal.c).
+KERNEL_ROLES := kernels internal
 
 # The suffix of a kernel source: its file name less "<directory name>_"
 # (the whole name for <primitive>.c).

@@ -35,7 +35,7 @@
 #include <immintrin.h>
 #include <string.h>
 
-#include "aes.h"
+#include "aes_internal.h"
 #include "../gf128/clmul_x86.h"
 
 #define AESX_PASTE2(a, b) a##_##b
@@ -103,19 +103,6 @@ AESX_INLINE blk blk_bswap_mask(void)
 AESX_INLINE vec vec_bswap_mask(void)
 {
     return V_BCAST(blk_bswap_mask());
-}
-
-AESX_INLINE uint64_t load64_be(const uint8_t *p)
-{
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return __builtin_bswap64(v);
-}
-
-AESX_INLINE void store64_be(uint8_t *p, uint64_t v)
-{
-    v = __builtin_bswap64(v);
-    memcpy(p, &v, 8);
 }
 
 AESX_INLINE vec round_key(const uint8_t rk[16])
@@ -309,8 +296,8 @@ AESX_INLINE void ctr_vecs(const aes_key *k, uint64_t ctr[2], uint8_t *out,
         uint8_t c[AESX_BATCH][16];
         uint64_t hi = ctr[0], lo = ctr[1];
         for (uint64_t i = 0; i < blocks; i++) {
-            store64_be(c[i], hi);
-            store64_be(c[i] + 8, lo);
+            aes_store64_be(c[i], hi);
+            aes_store64_be(c[i] + 8, lo);
             hi += ++lo == 0;
         }
         load_vecs(s, c[0], n, part);
@@ -324,7 +311,7 @@ AESX_INLINE void ctr_vecs(const aes_key *k, uint64_t ctr[2], uint8_t *out,
 AESX_INLINE void ctr_blocks(const aes_key *k, uint8_t ctr[16], uint8_t *out,
                             const uint8_t *in, size_t nblocks, int nr)
 {
-    uint64_t c[2] = { load64_be(ctr), load64_be(ctr + 8) };
+    uint64_t c[2] = { aes_load64_be(ctr), aes_load64_be(ctr + 8) };
 #define CTR_STEP(n)                                                           \
     (ctr_vecs(k, c, out, in, n, LANES, nr), in += AESX_VEC_BYTES * (n),       \
      out += AESX_VEC_BYTES * (n))
@@ -332,8 +319,8 @@ AESX_INLINE void ctr_blocks(const aes_key *k, uint8_t ctr[16], uint8_t *out,
 #undef CTR_STEP
     if (LANES > 1 && nblocks)
         ctr_vecs(k, c, out, in, 1, (int)nblocks, nr);
-    store64_be(ctr, c[0]);
-    store64_be(ctr + 8, c[1]);
+    aes_store64_be(ctr, c[0]);
+    aes_store64_be(ctr + 8, c[1]);
 }
 
 void AESX_FN(aes_ctr)(const aes_key *k, uint8_t ctr[16], uint8_t *out,
@@ -788,19 +775,6 @@ AESX_INLINE blk gcm_vecs(const aes_key *k, const ghash_key *g, vec *ctr, blk y,
     return y;
 }
 
-AESX_INLINE uint32_t load32_be(const uint8_t *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return __builtin_bswap32(v);
-}
-
-AESX_INLINE void store32_be(uint8_t *p, uint32_t v)
-{
-    v = __builtin_bswap32(v);
-    memcpy(p, &v, 4);
-}
-
 /* Encryption hashes the previous batch's ciphertext while it encrypts the
  * next one; the last batch is hashed on its own. Whole batches of nvec
  * vectors from *in to *out, advancing both. */
@@ -836,7 +810,7 @@ AESX_INLINE void gcm_encrypt_blocks(const aes_key *k, const ghash_key *g,
 {
     vec c = V_BCAST(_mm_shuffle_epi8(blk_load(ctr), blk_bswap_mask()));
     blk h = _mm_shuffle_epi8(blk_load(y), blk_bswap_mask());
-    uint32_t ctr_end = load32_be(ctr + 12) + (uint32_t)nblocks;
+    uint32_t ctr_end = aes_load32_be(ctr + 12) + (uint32_t)nblocks;
     if (nblocks >= 2 * AESX_BATCH)
         h = gcm_encrypt_batches(k, g, &c, h, &out, &in, &nblocks, nr,
                                 AESX_NVEC);
@@ -853,7 +827,7 @@ AESX_INLINE void gcm_encrypt_blocks(const aes_key *k, const ghash_key *g,
         gcm_vecs(k, g, &c, h, out, in, 1, (int)nblocks, nr, NULL, 0);
         h = ghash_blks(g, h, out, nblocks);
     }
-    store32_be(ctr + 12, ctr_end);
+    aes_store32_be(ctr + 12, ctr_end);
     blk_store(y, _mm_shuffle_epi8(h, blk_bswap_mask()));
 }
 
@@ -866,7 +840,7 @@ AESX_INLINE void gcm_decrypt_blocks(const aes_key *k, const ghash_key *g,
 {
     vec c = V_BCAST(_mm_shuffle_epi8(blk_load(ctr), blk_bswap_mask()));
     blk h = _mm_shuffle_epi8(blk_load(y), blk_bswap_mask());
-    uint32_t ctr_end = load32_be(ctr + 12) + (uint32_t)nblocks;
+    uint32_t ctr_end = aes_load32_be(ctr + 12) + (uint32_t)nblocks;
 #define GCM_DEC_STEP(n)                                                       \
     (h = gcm_vecs(k, g, &c, h, out, in, n, LANES, nr, in, 1),                 \
      in += AESX_VEC_BYTES * (n), out += AESX_VEC_BYTES * (n))
@@ -876,7 +850,7 @@ AESX_INLINE void gcm_decrypt_blocks(const aes_key *k, const ghash_key *g,
         h = ghash_blks(g, h, in, nblocks);
         gcm_vecs(k, g, &c, h, out, in, 1, (int)nblocks, nr, NULL, 0);
     }
-    store32_be(ctr + 12, ctr_end);
+    aes_store32_be(ctr + 12, ctr_end);
     blk_store(y, _mm_shuffle_epi8(h, blk_bswap_mask()));
 }
 

@@ -24,6 +24,9 @@ const cgo_impl cgo_impls[] = {
             vaes_avx2),
     CGO_ROW("aesni", CPU_AESNI | CPU_PCLMUL | CPU_SSE41, "aesni", "pclmul",
             aesni),
+    /* Without AES instructions but constant-time: the vector-permute AES
+     * with the portable POLYVAL. */
+    CGO_ROW("ssse3", CPU_SSSE3, "ssse3", "generic", composed),
     CGO_ROW("generic", 0, "generic", "generic", composed),
     { { NULL, 0 }, NULL, NULL, NULL, NULL, NULL },
 };

@@ -52,6 +52,10 @@ RATIO_OF_THREE = {"cgo client, 3 hops, originate":
                   "cgo client, 3 hops, receive":
                   "tor1 client, 3 hops, receive"}
 
+# The rows without AES instructions: the T-table AES, and the
+# constant-time vector-permute one.
+WITHOUT_AESNI = ("generic", "ssse3")
+
 COLUMNS = [Column("ns per cell"), Column("TSC ticks/byte"),
            Column("Tor's ns per cell (another machine)"),
            Column("CGO/tor1 here", "x"), Column("CGO/tor1 in Tor's", "x")]
@@ -87,7 +91,7 @@ def verdict_note(leak_dir):
         why = " (generic AES's T-tables)" if said and said.endswith(
             "sites") and isa == "generic" and "cgo" in kernel else ""
         aes = "" if kernel.startswith("lioness") else \
-            "without AES-NI; " if isa == "generic" else "with AES-NI; "
+            "without AES-NI; " if isa in WITHOUT_AESNI else "with AES-NI; "
         return aes + (f"ctgrind: {said}{why}" if said else
                       f"ctgrind: not run (make ctgrind KERNEL={kernel})")
     return note
@@ -151,8 +155,9 @@ def table(m):
         "tor1-relay-forward: a middle relay's tor1 (AES-128-CTR, then the "
         "recognized field; the SHA-1 digest only when it is zero). "
         "tor1-relay-originate: the digest, then CTR. tor-cgo-*: CGO with "
-        "AES-128 as C tor runs it; generic is AES without AES-NI (T-tables) "
-        "and POLYVAL in portable constant-time C.",
+        "AES-128 as C tor runs it. Without AES-NI: generic is the T-table "
+        "AES (not constant-time), ssse3 the constant-time vector-permute "
+        "AES; both with POLYVAL in portable constant-time C.",
         "tor-cgo-relay-forward-x4: four circuits' cells per call; its ns "
         "per cell is per cell of the four.",
         "Tor's figures are its tracker's (tor#41075), measured on one "
@@ -172,8 +177,8 @@ def table(m):
         "ctgrind: make ctgrind's verdict for the variant, read from "
         f"{m.leak_dir}/<kernel>@<isa>.ctgrind.txt; valgrind 3.19 cannot run "
         "AVX-512 or VAES, so those rows are not checkable. Only the generic "
-        "AES's T-tables are flagged in CGO: every other row is "
-        "constant-time.",
+        "AES's T-tables are flagged in CGO: every other row, ssse3 "
+        "included, is constant-time.",
     ]
     return t
 
