@@ -92,7 +92,7 @@ static int cgo_run_staged(const kernel *k, const isa_variant *v,
     _Alignas(64) cgo_hops local;
     cgo_hop *hop = &hops_for(k, v, a, &local)->hop[0];
     uint8_t cmd = command(a);
-    for (size_t at = 0; at < len; at += CGO_PAYLOAD_BYTES)
+    for (size_t at = 0; at + CGO_PAYLOAD_BYTES <= len; at += CGO_PAYLOAD_BYTES)
         ops[k->param](hop, cmd, out + at, in + at, ticks);
     return 0;
 }
@@ -116,7 +116,8 @@ static int cgo_x4_run(const kernel *k, const isa_variant *v,
         hop[i] = &hops->hop[i];
         cmd[i] = command(a);
     }
-    for (size_t at = 0; at < len; at += CGO_PAYLOAD_BYTES) {
+    for (size_t at = 0; at + CGO_PAYLOAD_BYTES <= len;
+         at += CGO_PAYLOAD_BYTES) {
         uint8_t *cell_out[CGO_X4];
         const uint8_t *cell_in[CGO_X4];
         for (int i = 0; i < CGO_X4; i++) {
