@@ -237,18 +237,6 @@ def report_text(v, version, size):
     return head + body + notes
 
 
-def read_summary(out_dir, kernel, isa):
-    """The verdict line of a variant's report in out_dir ("clean", "8
-    sites", "not checkable ..."), or None when it has none."""
-    path = os.path.join(out_dir, f"{kernel}@{isa}.ctgrind.txt")
-    try:
-        with open(path, encoding="utf-8") as f:
-            lines = f.read().splitlines()
-    except OSError:
-        return None
-    return lines[1] if len(lines) > 1 else None
-
-
 def write_report(v, out_dir, version, size=None):
     with StagedFiles(out_dir) as files:
         files.add_text(f"{v.variant}.ctgrind.txt", report_text(v, version,

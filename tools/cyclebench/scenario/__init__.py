@@ -5,8 +5,7 @@ every one of them, in the order of MODULES.
 
     PYTHONPATH=tools /usr/bin/python3 -m cyclebench.scenario NAME
         [--bin=build/cyclebench] [--out=out/scenarios]
-        [--profiles=out/profiles] [--leak=out/leak] [--min-time=S]
-        [--repetitions=N] [--cpu=N]
+        [--profiles=out/profiles] [--min-time=S] [--repetitions=N] [--cpu=N]
 
 A kernel the build lacks, or an ISA this CPU lacks, is a row that says so;
 it never stops the scenario.

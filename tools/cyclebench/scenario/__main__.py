@@ -39,8 +39,8 @@ def main(argv):
     parser.add_argument("--bin", default=Options.binary)
     parser.add_argument("--out", default=Options.out)
     parser.add_argument("--profiles", default=Options.profiles)
-    parser.add_argument("--leak", default=Options.leak,
-                        help="where make ctgrind wrote its reports")
+    parser.add_argument("--leak", default=Options.leak, help="make "
+                        "leak-table's CSV, for the verdicts beside the rows")
     parser.add_argument("--min-time", type=float, default=Options.min_time,
                         help="seconds each benchmark samples at least "
                         "(default: the sampler's)")

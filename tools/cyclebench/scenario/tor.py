@@ -2,12 +2,12 @@
 running SHA-1 digest) against CGO (Counter Galois Onion, its successor) at
 a middle relay and originating, the client's three hops, CGO on four
 circuits at once, and LIONESS; at every ISA, so with and without AES-NI;
-beside Tor's own figures (another machine's) and each variant's ctgrind
-verdict from `make ctgrind`."""
+beside Tor's own figures (another machine's) and each variant's leak
+verdicts from `make leak-table`."""
+from ..leak.table import read_leak
 from .figures import bar_chart
 from .measure import Scenario, ns_per_byte
-from .table import Column, Row, Table
-from ..leak import ctgrind
+from .table import Column, Row, Table, add_leak_verdicts
 
 SIZE = 509  # a relay cell's payload
 
@@ -84,17 +84,11 @@ def values(results, kernel, isa):
             TOR_RATIO.get(kernel)]
 
 
-def verdict_note(leak_dir):
-    """The note: ctgrind's verdict from leak_dir, or how to get one."""
-    def note(kernel, isa):
-        said = ctgrind.read_summary(leak_dir, kernel, isa)
-        why = " (generic AES's T-tables)" if said and said.endswith(
-            "sites") and isa == "generic" and "cgo" in kernel else ""
-        aes = "" if kernel.startswith("lioness") else \
-            "without AES-NI; " if isa in WITHOUT_AESNI else "with AES-NI; "
-        return aes + (f"ctgrind: {said}{why}" if said else
-                      f"ctgrind: not run (make ctgrind KERNEL={kernel})")
-    return note
+def aes_note(kernel, isa):
+    """With or without AES instructions; nothing for LIONESS."""
+    if kernel.startswith("lioness"):
+        return ""
+    return "without AES-NI" if isa in WITHOUT_AESNI else "with AES-NI"
 
 
 def tsc_per_byte(results, kernel, isa):
@@ -142,9 +136,8 @@ def three_hop_rows(m):
 
 def table(m):
     t = Table(list(COLUMNS))
-    note = verdict_note(m.leak_dir)
     for kernel in [*FORWARD, X4, *ORIGINATE, *LIONESS]:
-        t.add_variants(m, kernel, values, note=note)
+        t.add_variants(m, kernel, values, note=aes_note)
     t.rows += three_hop_rows(m)
     t.notes += [
         f"Per {SIZE}-byte cell, in Tor's unit (ns per cell, from the "
@@ -174,12 +167,12 @@ def table(m):
         "(originate) and two forward layers; receiving from it, three "
         "backward layers and the rekey of the last (originate less "
         "forward). tor1's are its CTR layers and one digest.",
-        "ctgrind: make ctgrind's verdict for the variant, read from "
-        f"{m.leak_dir}/<kernel>@<isa>.ctgrind.txt; valgrind 3.19 cannot run "
-        "AVX-512 or VAES, so those rows are not checkable. Only the generic "
-        "AES's T-tables are flagged in CGO: every other row, ssse3 "
-        "included, is constant-time.",
+        "Of CGO's rows only generic's is flagged by ctgrind, at its T-table "
+        "AES (kernels/aes/aes_generic.c): every other row, ssse3 included, "
+        "is constant-time, the recognized checks declassified since the "
+        "relay acts on them.",
     ]
+    add_leak_verdicts(t, m.leak_csv, read_leak(m.leak_csv))
     return t
 
 
