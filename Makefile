@@ -39,9 +39,9 @@ FLAGS_pclmul      := -msse4.1 -mpclmul
 FLAGS_vpclmul_avx2 := -mavx2 -mpclmul -mvpclmulqdq
 FLAGS_vpclmul_avx512 := -mavx512f -mavx512vl -mavx512bw -mpclmul -mvpclmulqdq
 # Suffixes that are not ISAs: registry kernels over another primitive's
-# table (aes_kernels.c), one kernel's own file (tor_relay_cell.c), and what
-# a primitive's variants share (aes_internal.c).
-KERNEL_ROLES := kernels relay_cell internal
+# table (aes_kernels.c, cgo_kernels.c), and what a primitive's variants
+# share (aes_internal.c).
+KERNEL_ROLES := kernels internal
 
 # The suffix of a kernel source: its file name less "<directory name>_"
 # (the whole name for <primitive>.c).
@@ -174,7 +174,7 @@ bench: bench-deps
 	@CYCLEBENCH_BIN=$(BUILD)/cyclebench $(PYTOOL) cyclebench.summary out/results/latest.json
 
 # make plots [RESULTS=file] [CLOCK=tsc|core]: charts of a results file in
-# out/plots/. make scenario NAME=lioness|isa-ladder|disk|aead|bulk|all
+# out/plots/. make scenario NAME=lioness|isa-ladder|disk|aead|bulk|tor|all
 # [REPS=n] [MIN_TIME=s] [CPU=n]: a seed's experiment rerun, in out/scenarios/.
 # make compare BASE=a.json NEW=b.json [THRESHOLD=5]: exits 1 on a slowdown.
 .PHONY: plots scenario compare report fleet

@@ -23,6 +23,8 @@
     X(IV, iv, "iv", HEX, 0)                                                  \
     X(AAD, aad, "aad", HEX, 0)                                               \
     X(TWEAK, tweak, "tweak", HEX, 0)                                         \
+    X(TPRIME, tprime, "tprime", HEX, 0)                                      \
+    X(CMD, cmd, "cmd", NUMBER, 255)                                          \
     X(COUNTER, counter, "counter", NUMBER, UINT64_MAX)                       \
     X(SECTOR, sector, "sector", NUMBER, UINT64_MAX)                          \
     X(OUTLEN, outlen, "outlen", NUMBER, 1u << 20)                            \
@@ -70,9 +72,9 @@ typedef struct kernel_region {
     size_t len;
 } kernel_region;
 
-/* Enough for LIONESS's key: its two stream keys and, per BLAKE2b state,
- * the chaining value and the buffered key block. */
-#define KERNEL_MAX_SECRET_REGIONS 8
+/* Enough for four CGO circuits' hops (tor-cgo-relay-forward-x4), four
+ * regions each: two AES schedules, the POLYVAL keys, the nonce. */
+#define KERNEL_MAX_SECRET_REGIONS 16
 
 /* A kernel's options: from `kat`'s command line, or fixed values for
  * benchmarks (bench_args). */
@@ -302,6 +304,23 @@ void kernel_prepare(const kernel *k, const isa_variant *v, kernel_args *a);
 void kernel_release(const kernel *k, kernel_args *a);
 /* For prepare hooks: note len bytes at p as derived from the key. */
 void kernel_add_secret(kernel_args *a, const void *p, size_t len);
+
+/* What a kernel reveals by design but computes from secrets (whether a Tor
+ * cell is recognized, which the relay then acts on): the kernel computes it
+ * without branching, passes it here, then may branch on it. A no-op unless
+ * a tool that tracks secrets set the hook: `make ctgrind`'s driver marks
+ * the bytes public, so that memcheck reports what else depends on the
+ * secret, not that. */
+extern void (*kernel_declassify_hook)(const void *p, size_t len);
+static inline void kernel_declassify(const void *p, size_t len)
+{
+    if (kernel_declassify_hook)
+        kernel_declassify_hook(p, len);
+}
+/* Whether a == b over n bytes, compared without a branch on either, then
+ * declassified: for what a protocol acts on (a Tor cell recognized, its
+ * digest matching), never for a secret's own comparison. */
+int kernel_public_equal(const void *a, const void *b, size_t n);
 
 /* bench_args, plus a fixed key for a kernel that takes one although its
  * bench_args carry none (BLAKE2b, timed unkeyed): for the tools whose

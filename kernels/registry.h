@@ -22,7 +22,11 @@
     X(aegis128l) X(aegis256) X(aegis128x2) X(aegis128x4)                     \
     X(aegis256x2) X(aegis256x4)                                              \
     X(rc4)                                                                   \
-    X(tor_relay_cell)                                                        \
+    X(tor1_relay_forward) X(tor1_relay_originate) X(tor_relay_cell)          \
+    X(tor_cgo_relay_forward) X(tor_cgo_relay_backward)                       \
+    X(tor_cgo_relay_originate) X(tor_cgo_relay_forward_x4)                   \
+    X(tor_cgo_client_forward) X(tor_cgo_client_backward)                     \
+    X(tor_cgo_client_originate)                                              \
     X(memcpy)                                                                \
                                                                              \
     X(openssl_chacha20) X(openssl_blake2b512)                                \

@@ -11,9 +11,6 @@
 #define V_ADD64(a, b) _mm_add_epi64(a, b)
 #define V_SLLI64(v, n) _mm_slli_epi64(v, n)
 #define V_SRLI64(v, n) _mm_srli_epi64(v, n)
-#define V_BSLLI(v, n) _mm_slli_si128(v, n)
-#define V_BSRLI(v, n) _mm_srli_si128(v, n)
-#define V_SWAP64(v) _mm_shuffle_epi32(v, 0x4e)
 #define V_LANE0(v) (v)
 #define V_LAST_LANE(v) (v)
 /* Never called with one lane (see V_LOAD_PART). */

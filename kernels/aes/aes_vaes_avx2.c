@@ -11,9 +11,6 @@
 #define V_ADD64(a, b) _mm256_add_epi64(a, b)
 #define V_SLLI64(v, n) _mm256_slli_epi64(v, n)
 #define V_SRLI64(v, n) _mm256_srli_epi64(v, n)
-#define V_BSLLI(v, n) _mm256_bslli_epi128(v, n)
-#define V_BSRLI(v, n) _mm256_bsrli_epi128(v, n)
-#define V_SWAP64(v) _mm256_shuffle_epi32(v, 0x4e)
 #define V_LANE0(v) _mm256_castsi256_si128(v)
 #define V_LAST_LANE(v) _mm256_extracti128_si256(v, 1)
 /* With two lanes, the only lane asked for is the last. */

@@ -9,12 +9,10 @@
  *
  * The including file first includes kernels/simd/lanes_{xmm,ymm,zmm}.h
  * (LANES, the type `vec`, loads, stores, xors, the AES rounds, carry-less
- * products, V_BCAST, V_ZEXT, V_FOLD, V_SET4, V_LOAD_PART and V_STORE_PART)
- * and defines AESX_ISA (the symbol
- * suffix) and these primitives (per 128-bit lane unless said):
+ * products, byte shifts and quadword swaps per lane, V_BCAST, V_ZEXT,
+ * V_FOLD, V_SET4, V_LOAD_PART and V_STORE_PART) and defines AESX_ISA (the
+ * symbol suffix) and these primitives (per 128-bit lane unless said):
  *   V_SHUF8(v, m) V_ADD32 V_ADD64 V_SLLI64(v, n) V_SRLI64(v, n)
- *   V_BSLLI(v, n) V_BSRLI(v, n)  shift each lane by n bytes (a constant)
- *   V_SWAP64(v)          swap the quadwords of each lane
  *   V_LANE0(v) V_LAST_LANE(v)   one lane as a block
  *   V_LANE_AT(v, i)      lane i (0 < i < LANES, a variable) as a block
  *   V_SHIFT_IN(b, v)     lanes b, v[0], ..., v[LANES-2]

@@ -16,18 +16,28 @@
 
 #define GF128_INLINE static inline __attribute__((always_inline))
 
-/* z = hi * x^128 + mid * x^64 + lo: the outer products and the sum of the
- * two middle ones. */
+/* The reduction constant's quadword, 0xc2 << 56: x^63 + x^62 + x^57. */
+#define GF128_POLY_QWORD ((long long)0xc200000000000000ull)
+
+/* The reduction's steps on lo, mid and hi (each a 128-bit lane, or a
+ * vector of them), with the operations of their width: XOR, byte shifts
+ * per lane, the carry-less product, the swap of a lane's quadwords, and
+ * poly, GF128_POLY_QWORD in every lane's low quadword. An expression
+ * giving z = hi * x^128 + mid * x^64 + lo (the outer products and the sum
+ * of the two middle ones) times x^-128, reduced; assigns lo and hi. */
+#define GF128_REDUCE_WITH(lo, mid, hi, poly, XOR, BSLLI, BSRLI, CLMUL, SWAP) \
+    ((lo) = XOR(lo, BSLLI(mid, 8)), (hi) = XOR(hi, BSRLI(mid, 8)),           \
+     (lo) = XOR(SWAP(lo), CLMUL(lo, poly, 0x00)),                            \
+     (lo) = XOR(SWAP(lo), CLMUL(lo, poly, 0x00)), XOR(hi, lo))
+
+#define GF128_SWAP64(v) _mm_shuffle_epi32(v, 0x4e)
+
 GF128_INLINE __m128i gf128_reduce(__m128i lo, __m128i mid, __m128i hi)
 {
-    const __m128i poly = _mm_set_epi64x(0, (long long)0xc200000000000000ull);
-    lo = _mm_xor_si128(lo, _mm_slli_si128(mid, 8));
-    hi = _mm_xor_si128(hi, _mm_srli_si128(mid, 8));
-    __m128i t = _mm_clmulepi64_si128(lo, poly, 0x00);
-    lo = _mm_xor_si128(_mm_shuffle_epi32(lo, 0x4e), t);
-    t = _mm_clmulepi64_si128(lo, poly, 0x00);
-    lo = _mm_xor_si128(_mm_shuffle_epi32(lo, 0x4e), t);
-    return _mm_xor_si128(hi, lo);
+    const __m128i poly = _mm_set_epi64x(0, GF128_POLY_QWORD);
+    return GF128_REDUCE_WITH(lo, mid, hi, poly, _mm_xor_si128, _mm_slli_si128,
+                             _mm_srli_si128, _mm_clmulepi64_si128,
+                             GF128_SWAP64);
 }
 
 /* (lo, mid, hi) += a * b, unreduced: a sum of products is reduced once. */

@@ -49,6 +49,16 @@ PV_INLINE void pv_sum_add(pv_sum *s, vec x, vec h)
     s->mid = V_XOR3(s->mid, V_CLMUL(x, h, 0x01), V_CLMUL(x, h, 0x10));
 }
 
+/* s += x1 * h1 + x2 * h2: two vectors' products folded in with two
+ * three-way xors fewer than one by one. */
+PV_INLINE void pv_sum_add2(pv_sum *s, vec x1, vec h1, vec x2, vec h2)
+{
+    s->lo = V_XOR3(s->lo, V_CLMUL(x1, h1, 0x00), V_CLMUL(x2, h2, 0x00));
+    s->hi = V_XOR3(s->hi, V_CLMUL(x1, h1, 0x11), V_CLMUL(x2, h2, 0x11));
+    s->mid = V_XOR3(s->mid, V_CLMUL(x1, h1, 0x01), V_CLMUL(x1, h1, 0x10));
+    s->mid = V_XOR3(s->mid, V_CLMUL(x2, h2, 0x01), V_CLMUL(x2, h2, 0x10));
+}
+
 /* The sum of every lane's product, reduced: the hash of the batch. */
 PV_INLINE __m128i pv_sum_reduce(const pv_sum *s)
 {
@@ -67,13 +77,17 @@ PV_INLINE __m128i pv_vecs(const polyval_key *k, __m128i acc, const uint8_t *p,
                           int n)
 {
     pv_sum s = pv_sum_zero();
+    vec x[PV_NVEC];
     PV_UNROLL
-    for (int j = 0; j < n; j++) {
-        vec x = V_LOADU(p + PV_VEC_BYTES * j);
-        if (j == 0)
-            x = V_XOR(x, V_ZEXT(acc));
-        pv_sum_add(&s, x, pv_powers(k, n * LANES, j * LANES));
-    }
+    for (int j = 0; j < n; j++)
+        x[j] = V_LOADU(p + PV_VEC_BYTES * j);
+    x[0] = V_XOR(x[0], V_ZEXT(acc));
+    PV_UNROLL
+    for (int j = 0; j + 1 < n; j += 2)
+        pv_sum_add2(&s, x[j], pv_powers(k, n * LANES, j * LANES), x[j + 1],
+                    pv_powers(k, n * LANES, (j + 1) * LANES));
+    if (n % 2)
+        pv_sum_add(&s, x[n - 1], pv_powers(k, n * LANES, (n - 1) * LANES));
     return pv_sum_reduce(&s);
 }
 
@@ -91,22 +105,44 @@ PV_INLINE __m128i pv_blks(const polyval_key *k, __m128i acc, const uint8_t *p,
     return r ? gf128_reduce(lo, mid, hi) : acc;
 }
 
-/* The powers H^1 .. H^n into k: four chains, H^(i+4) = H^i * H^4, so the
- * setup waits on about n/4 products rather than n. */
-PV_INLINE void pv_init_powers(polyval_key *k, const uint8_t h[16], int n)
+/* dot(a, b) lane by lane. */
+PV_INLINE vec pv_mul_vec(vec a, vec b)
 {
-    __m128i p[4], h4;
+    const vec poly = V_BCAST(_mm_set_epi64x(0, GF128_POLY_QWORD));
+    vec lo = V_CLMUL(a, b, 0x00), hi = V_CLMUL(a, b, 0x11),
+        mid = V_XOR(V_CLMUL(a, b, 0x01), V_CLMUL(a, b, 0x10));
+    return GF128_REDUCE_WITH(lo, mid, hi, poly, V_XOR, V_BSLLI, V_BSRLI,
+                             V_CLMUL, V_SWAP64);
+}
+
+/* H^1 .. H^POLYVAL_POWERS into k by doubling: H^LANES .. H^1 on xmm, in
+ * one vector; then, while `have` powers are known, all of them at once
+ * times H^have give the next `have`. The setup waits on five vector
+ * products after the first few, and does each lane's work in one. */
+PV_INLINE void pv_init_powers(polyval_key *k, const uint8_t h[16])
+{
+    vec pw[POLYVAL_POWERS / LANES];
+    const int last = POLYVAL_POWERS / LANES - 1;
+    __m128i p[4];
     p[0] = _mm_loadu_si128((const __m128i *)(const void *)h);
-    p[1] = gf128_mul(p[0], p[0]);
-    p[2] = gf128_mul(p[1], p[0]);
-    p[3] = gf128_mul(p[1], p[1]);
-    h4 = p[3];
-    for (int i = 1; i <= n; i++) {
-        if (i > 4)
-            p[(i - 1) % 4] = gf128_mul(p[(i - 1) % 4], h4);
-        _mm_store_si128((__m128i *)(void *)k->pow[POLYVAL_POWERS - i],
-                        p[(i - 1) % 4]);
+    for (int i = 1; i < LANES; i++)
+        p[i] = gf128_mul(p[i - 1], p[0]);
+    /* Lane 0 the highest power: pow[] descends. */
+    pw[last] = V_SET4(p[LANES - 1], p[LANES > 1 ? LANES - 2 : 0],
+                      p[LANES > 2 ? 1 : 0], p[0]);
+    __m128i top = p[LANES - 1];
+    PV_UNROLL
+    for (int have = LANES; have < POLYVAL_POWERS; have *= 2) {
+        vec f = V_BCAST(top);
+        int first = (POLYVAL_POWERS - 2 * have) / LANES;
+        PV_UNROLL
+        for (int j = 0; j < have / LANES; j++)
+            pw[first + j] = pv_mul_vec(pw[first + j + have / LANES], f);
+        top = V_LANE(pw[first], 0);
     }
+    PV_UNROLL
+    for (int i = 0; i <= last; i++)
+        V_STOREU(k->pow[LANES * i], pw[i]);
 }
 
 #ifdef POLYVAL_ISA
@@ -119,7 +155,7 @@ PV_INLINE void pv_init_powers(polyval_key *k, const uint8_t h[16], int n)
  * tweak is 32 blocks, hashed with one reduction on every row. */
 void PV_FN(polyval_init)(polyval_key *k, const uint8_t h[16])
 {
-    pv_init_powers(k, h, POLYVAL_POWERS);
+    pv_init_powers(k, h);
 }
 
 void PV_FN(polyval_update)(const polyval_key *k, uint8_t acc[16],

@@ -4,7 +4,9 @@
  * where the AES primitives are used). lanes_ymm.h and lanes_zmm.h define
  * the same names for two and four lanes. Per lane unless said:
  *   V_LOADU(p) V_STOREU(p, v) V_ZERO() V_XOR(a, b) V_XOR3(a, b, c)
- *   V_AND(a, b) V_ADD8(a, b) V_CLMUL(a, b, imm)
+ *   V_CLMUL(a, b, imm)
+ *   V_BSLLI(v, n) V_BSRLI(v, n)  shift each lane by n bytes (a constant)
+ *   V_SWAP64(v)     swap the quadwords of each lane
  *   V_AESENC V_AESENCLAST V_AESDEC V_AESDECLAST (state, round key)
  *   V_BCAST(b)      the block b in every lane
  *   V_ZEXT(b)       b in lane 0, zero elsewhere
@@ -13,9 +15,7 @@
  *   V_SET4(b0, b1, b2, b3)  lanes b0, b1, ... (as many as LANES)
  *   V_LOAD_PART(p, m)   the m blocks at p (0 < m < LANES), zero above;
  *                       nothing past them is read
- *   V_STORE_PART(p, v, m)  v's first m blocks to p, nothing past them
- *   V_GATHER(p, o)  lane i from the 16 bytes at p[i] + o (p an array of
- *                   LANES pointers): a block of each of several states */
+ *   V_STORE_PART(p, v, m)  v's first m blocks to p, nothing past them */
 #ifndef CYCLEBENCH_LANES_XMM_H
 #define CYCLEBENCH_LANES_XMM_H
 
@@ -29,9 +29,10 @@ typedef __m128i vec;
 #define V_ZERO() _mm_setzero_si128()
 #define V_XOR(a, b) _mm_xor_si128(a, b)
 #define V_XOR3(a, b, c) _mm_xor_si128(_mm_xor_si128(a, b), c)
-#define V_AND(a, b) _mm_and_si128(a, b)
-#define V_ADD8(a, b) _mm_add_epi8(a, b)
 #define V_CLMUL(a, b, imm) _mm_clmulepi64_si128(a, b, imm)
+#define V_BSLLI(v, n) _mm_slli_si128(v, n)
+#define V_BSRLI(v, n) _mm_srli_si128(v, n)
+#define V_SWAP64(v) _mm_shuffle_epi32(v, 0x4e)
 #define V_AESENC(s, k) _mm_aesenc_si128(s, k)
 #define V_AESENCLAST(s, k) _mm_aesenclast_si128(s, k)
 #define V_AESDEC(s, k) _mm_aesdec_si128(s, k)
@@ -44,6 +45,5 @@ typedef __m128i vec;
 #define V_LOAD_PART(p, m) ((void)(m), V_LOADU(p))
 #define V_STORE_PART(p, v, m) ((void)(m), V_STOREU(p, v))
 #define V_SET4(b0, b1, b2, b3) ((void)(b1), (void)(b2), (void)(b3), (b0))
-#define V_GATHER(p, o) V_LOADU((p)[0] + (o))
 
 #endif

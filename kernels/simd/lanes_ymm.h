@@ -13,9 +13,10 @@ typedef __m256i vec;
 #define V_ZERO() _mm256_setzero_si256()
 #define V_XOR(a, b) _mm256_xor_si256(a, b)
 #define V_XOR3(a, b, c) _mm256_xor_si256(_mm256_xor_si256(a, b), c)
-#define V_AND(a, b) _mm256_and_si256(a, b)
-#define V_ADD8(a, b) _mm256_add_epi8(a, b)
 #define V_CLMUL(a, b, imm) _mm256_clmulepi64_epi128(a, b, imm)
+#define V_BSLLI(v, n) _mm256_bslli_epi128(v, n)
+#define V_BSRLI(v, n) _mm256_bsrli_epi128(v, n)
+#define V_SWAP64(v) _mm256_shuffle_epi32(v, 0x4e)
 #define V_AESENC(s, k) _mm256_aesenc_epi128(s, k)
 #define V_AESENCLAST(s, k) _mm256_aesenclast_epi128(s, k)
 #define V_AESDEC(s, k) _mm256_aesdec_epi128(s, k)
@@ -31,8 +32,5 @@ typedef __m256i vec;
 #define V_STORE_PART(p, v, m)                                                 \
     ((void)(m), _mm_storeu_si128((__m128i *)(void *)(p), _mm256_castsi256_si128(v)))
 #define V_SET4(b0, b1, b2, b3) ((void)(b2), (void)(b3), _mm256_set_m128i(b1, b0))
-#define V_GATHER(p, o)                                                        \
-    _mm256_loadu2_m128i((const __m128i *)(const void *)((p)[1] + (o)),        \
-                        (const __m128i *)(const void *)((p)[0] + (o)))
 
 #endif

@@ -28,11 +28,10 @@ lanes_set4_zmm(__m128i b0, __m128i b1, __m128i b2, __m128i b3)
 }
 
 /* The first m blocks (0 < m < 4) by plain xmm and ymm loads and stores,
- * not masked ones: on this host (Intel, family 6 model 207) a load cannot
+ * not masked ones: on the Intel host (family 6 model 207) a load cannot
  * take its data from a masked store still in flight, nor a masked load
- * from plain stores, and waits for them to retire. Masked, a CTR message
- * of 8 bytes (one keystream block, stored, then read back by the caller)
- * took 1.4 times vaes-avx2's ticks. */
+ * from plain stores, and waits for them to retire (measured:
+ * docs/results/2026-12-01-intel-xeon-6-207.md, "The code's choices"). */
 static inline __attribute__((always_inline)) __m512i
 lanes_load_part_zmm(const uint8_t *p, int m)
 {
@@ -66,9 +65,10 @@ lanes_store_part_zmm(uint8_t *p, __m512i v, int m)
 #define V_ZERO() _mm512_setzero_si512()
 #define V_XOR(a, b) _mm512_xor_si512(a, b)
 #define V_XOR3(a, b, c) _mm512_ternarylogic_epi64(a, b, c, 0x96)
-#define V_AND(a, b) _mm512_and_si512(a, b)
-#define V_ADD8(a, b) _mm512_add_epi8(a, b)
 #define V_CLMUL(a, b, imm) _mm512_clmulepi64_epi128(a, b, imm)
+#define V_BSLLI(v, n) _mm512_bslli_epi128(v, n)
+#define V_BSRLI(v, n) _mm512_bsrli_epi128(v, n)
+#define V_SWAP64(v) _mm512_shuffle_epi32(v, (_MM_PERM_ENUM)0x4e)
 #define V_AESENC(s, k) _mm512_aesenc_epi128(s, k)
 #define V_AESENCLAST(s, k) _mm512_aesenclast_epi128(s, k)
 #define V_AESDEC(s, k) _mm512_aesdec_epi128(s, k)
@@ -80,13 +80,5 @@ lanes_store_part_zmm(uint8_t *p, __m512i v, int m)
 #define V_SET4(b0, b1, b2, b3) lanes_set4_zmm(b0, b1, b2, b3)
 #define V_LOAD_PART(p, m) lanes_load_part_zmm(p, m)
 #define V_STORE_PART(p, v, m) lanes_store_part_zmm(p, v, m)
-#define V_GATHER(p, o)                                                        \
-    _mm512_inserti64x4(                                                       \
-        _mm512_castsi256_si512(_mm256_loadu2_m128i(                           \
-            (const __m128i *)(const void *)((p)[1] + (o)),                    \
-            (const __m128i *)(const void *)((p)[0] + (o)))),                  \
-        _mm256_loadu2_m128i((const __m128i *)(const void *)((p)[3] + (o)),    \
-                            (const __m128i *)(const void *)((p)[2] + (o))),   \
-        1)
 
 #endif

@@ -11,6 +11,7 @@
 #include "../../harness/autoisa.h"
 #include "../../kernels/aead/aead.h"
 #include "../../kernels/aes/aes.h"
+#include "../../kernels/cgo/cgo.h"
 #include "../../kernels/lioness/lioness.h"
 #include "../../kernels/registry.h"
 #include "check.h"
@@ -134,7 +135,11 @@ static const char *part_isa_of(const kernel *k, const isa_variant *row,
         const aead_impl *impl = (const aead_impl *)row;
         return i == 0 ? impl->chacha_isa : impl->poly1305_isa;
     }
-    if (k == &kernel_tor_relay_cell) {
+    if (!strcmp(k->family, "tor-cgo")) {
+        const cgo_impl *impl = (const cgo_impl *)row;
+        return i == 0 ? impl->aes_isa : impl->polyval_isa;
+    }
+    if (!strcmp(k->family, "tor1") || k == &kernel_tor_relay_cell) {
         const aes_impl *impl = (const aes_impl *)row;
         for (size_t j = 0; aes_impls[j].v.isa; j++)
             if (aes_impls[j].ctr == impl->ctr &&

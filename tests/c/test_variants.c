@@ -56,6 +56,11 @@ static void compare_variant(const kernel *k, const isa_variant *v)
     for (size_t o = 0; o < sizeof offsets / sizeof offsets[0]; o++) {
         for (size_t len = k->min_len; len <= MAX_LEN; len++) {
             uint8_t *in = in_buf + offsets[o][0];
+            char err[256];
+            /* run() takes checked lengths only (Tor's cell kernels whole
+             * 509-byte cells), as the self-test gate runs it. */
+            if (kernel_check(k, &a, len, err, sizeof err))
+                continue;
             for (size_t i = 0; i < len * batch; i++)
                 in[i] = (uint8_t)(i * 31 + len);
             size_t sealed, opened;

@@ -24,9 +24,22 @@ finish() {
 expect_usage() {
     local name=$1; shift
     "$@" >"$tmp/usage.out" 2>"$tmp/usage.err" </dev/null
-    local status=$? lines
+    usage_outcome "$name" $?
+}
+
+# expect_usage_on <name> <input hex> <command...>: the same, with that
+# input on stdin (a message the command must refuse before reading it all).
+expect_usage_on() {
+    local name=$1 input=$2; shift 2
+    printf '%s' "$input" | unhex | "$@" >"$tmp/usage.out" 2>"$tmp/usage.err"
+    usage_outcome "$name" $?
+}
+
+# usage_outcome <name> <status>: the verdict on the run just made.
+usage_outcome() {
+    local name=$1 status=$2 lines
     lines=$(wc -l <"$tmp/usage.err")
-    if [ $status -eq 2 ] && [ ! -s "$tmp/usage.out" ] && [ "$lines" -eq 1 ]; then
+    if [ "$status" -eq 2 ] && [ ! -s "$tmp/usage.out" ] && [ "$lines" -eq 1 ]; then
         ok "$name: $(cat "$tmp/usage.err")"
     else
         fail "$name: status $status, stdout $(wc -c <"$tmp/usage.out") bytes, stderr $lines lines: $(head -c 300 "$tmp/usage.err")"

@@ -93,7 +93,13 @@ FLAGGED = [("aes128-ctr", "generic"), ("aes256-gcm", "generic"),
            ("aes128-xts", "generic"), ("rc4", "generic"),
            ("aegis128l", "generic")]
 CLEAN_KERNELS = ["chacha20", "xchacha20", "blake2b", "poly1305",
-                 "chacha20-poly1305"]
+                 "chacha20-poly1305", "polyval"]
+# Tor's relay crypto: every CGO operation, and tor1's two paths.
+TOR_KERNELS = ["tor-cgo-relay-forward", "tor-cgo-relay-backward",
+               "tor-cgo-relay-originate", "tor-cgo-relay-forward-x4",
+               "tor-cgo-client-forward", "tor-cgo-client-backward",
+               "tor-cgo-client-originate", "tor1-relay-forward",
+               "tor1-relay-originate"]
 AES_KERNELS = ["aes128-ctr", "aes256-ctr", "aes128-cbc", "aes256-cbc",
                "aes128-xts", "aes256-xts", "aes128-gcm", "aes256-gcm"]
 # AEGIS-128L and AEGIS-256, whose state derives from the key: through
@@ -160,6 +166,26 @@ def test_aesni_aes_is_clean(kernel, listing, version):
     if not supported(listing, kernel, "aesni"):
         pytest.skip("this CPU lacks AES-NI")
     assert verdict(kernel, "aesni", listing, version).state == "clean"
+
+
+@pytest.mark.parametrize("kernel", TOR_KERNELS)
+def test_tor_relay_crypto_leaks_only_through_generic_aes(kernel, listing,
+                                                        version):
+    """With AES-NI, or the constant-time software AES (ssse3), clean: the
+    recognized checks declassified as the relay acts on them; with the
+    T-table AES, that AES and nothing else (CGO's POLYVAL and its secret
+    counter included)."""
+    for isa in ("aesni", "ssse3"):
+        if supported(listing, kernel, isa):
+            v = verdict(kernel, isa, listing, version)
+            assert v.state == "clean", f"{kernel}@{isa}: {v.summary()}"
+    v = verdict(kernel, "generic", listing, version)
+    assert v.state == "sites" and "prepared key state" in v.secret, v
+    assert all(s.where.startswith("kernels/aes/aes_generic.c")
+               for s in v.sites), v.sites
+    # CGO's kernels take whole cells only; tor1's any length from a header.
+    assert v.lengths == ([509] if kernel.startswith("tor-cgo") else
+                         ctgrind.DEFAULT_LENGTHS), v.lengths
 
 
 @pytest.mark.parametrize("kernel", AEGIS_XMM_KERNELS)
@@ -307,6 +333,24 @@ def test_leak_table_end_to_end(tmp_path):
     with open(tmp_path / "summary.png", "rb") as f:
         assert f.read(8) == PNG_MAGIC
     assert (tmp_path / "memcpy@generic.ctgrind.txt").exists()
+
+
+def test_leak_table_measures_a_cell_kernel_at_its_shortest(tmp_path, listing):
+    """tor-cgo-relay-forward takes whole 509-byte cells: the t-test runs at
+    509 bytes, not the default 64, and the row says so."""
+    done = script("table", "--kernel=tor-cgo-relay-forward", "--seconds=0.2",
+                  f"--bin={BIN}", f"--driver={DRIVER}", f"--out={tmp_path}")
+    assert done.returncode == 0, done.stderr
+    with open(tmp_path / "summary.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert [r["isa"] for r in rows] == \
+        [i.name for i in listing.variants("tor-cgo-relay-forward")]
+    assert {r["size"] for r in rows} == {"509"}
+    measured = [r for r in rows if r["measurements"]]
+    assert measured and all("509-byte messages, its shortest" in r["note"]
+                            for r in measured)
+    with open(tmp_path / "tor-cgo-relay-forward@generic.ctgrind.txt") as f:
+        assert "lengths 509 bytes" in f.readline()
 
 
 @pytest.mark.parametrize("args,says", [

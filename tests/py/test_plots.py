@@ -17,8 +17,8 @@ import pytest
 
 from cyclebench import charts, compare, peers, registry, results, units
 from cyclebench.output import StagedFiles
-from cyclebench.scenario import (SCENARIOS, aead, bulk, disk, isa_ladder,
-                                 lioness)
+from cyclebench.scenario import (MODULES, SCENARIOS, aead, bulk, disk,
+                                 isa_ladder, lioness, tor)
 from cyclebench.scenario.document import markdown
 from cyclebench.scenario.measure import Measured, Options, bench_command
 
@@ -382,6 +382,104 @@ def test_lioness_breakdown_is_included_when_profiled(tmp_path):
         "blake2b_compress_avx2,64.0,640,3.2\n")
     section = lioness.breakdown_section(str(tmp_path))
     assert "| blake2b_compress_avx2 | 64.0 | 640 | 3.2 |" in section
+
+
+def tor_measured(tmp_path, drop=()):
+    """The tor fixture, with make leak-table's CSV for two variants."""
+    m = measured("tor", drop=drop)
+    path = tmp_path / "summary.csv"
+    path.write_text(
+        "kernel,isa,ctgrind,ctgrind_sites,max_t,measurements,secret,size,"
+        "verdict,tsc_cycles_per_byte,note\n"
+        "tor-cgo-relay-forward,aesni,clean,0,1.2,100000,key,509,"
+        "no leak found,,\n"
+        "tor-cgo-relay-forward,generic,8 sites,8,3.1,50000,key,509,"
+        "no leak found,,\n")
+    m.leak_csv = str(path)
+    return m
+
+
+def test_tor_table_per_cell_beside_tor1_and_tors_own_figures(tmp_path):
+    m = tor_measured(tmp_path)
+    t = tor.table(m)
+    assert t.headers()[2:7] == [
+        "ns per cell", "TSC ticks/byte",
+        "Tor's ns per cell (another machine)", "CGO/tor1 here",
+        "CGO/tor1 in Tor's"]
+    res = results.load(fixture("scenario-tor.json"))
+    for kernel in ["tor1-relay-forward", "tor-cgo-relay-forward",
+                   "tor-cgo-relay-forward-x4", "tor1-relay-originate",
+                   "tor-cgo-relay-originate", "lioness", "lioness-x4"]:
+        rows = rows_of(t, kernel)
+        assert [r.isa for r in rows] == \
+            [i.name for i in m.registry.variants(kernel)], kernel
+        for r in rows:
+            ns = res.median(kernel, r.isa, 509, "ns_per_byte")
+            assert r.values[0] == pytest.approx(ns * 509), (kernel, r.isa)
+    cgo = {r.isa: r for r in rows_of(t, "tor-cgo-relay-forward")}
+    tor1 = {r.isa: r for r in rows_of(t, "tor1-relay-forward")}
+    for isa, row in cgo.items():
+        assert row.values[3] == pytest.approx(
+            row.values[0] / tor1[isa].values[0])
+        assert row.values[2] == 174.5 and row.values[4] == \
+            pytest.approx(174.5 / 59.5)
+    assert all(r.values[3] is None for r in tor1.values())
+    x4 = rows_of(t, "tor-cgo-relay-forward-x4")[0]
+    assert x4.values[3] == pytest.approx(
+        x4.values[0] / tor1[x4.isa].values[0])
+    originate = rows_of(t, "tor-cgo-relay-originate")[0]
+    assert originate.values[2] == 657.0 and originate.values[4] == \
+        pytest.approx(657 / 301)
+
+
+def test_tor_rows_carry_the_leak_verdicts(tmp_path):
+    t = tor.table(tor_measured(tmp_path))
+    notes = {r.isa: r.note for r in rows_of(t, "tor-cgo-relay-forward")}
+    assert notes["aesni"] == ("with AES-NI; leak: ctgrind clean, t-test: no "
+                              "leak found (max |t| 1.2)")
+    assert notes["generic"] == ("without AES-NI; leak: ctgrind 8 sites, "
+                                "t-test: no leak found (max |t| 3.1)")
+    assert notes["vaes-avx512"] == "with AES-NI"
+    assert any("make leak-table" in n for n in t.notes)
+
+
+def test_tor_client_three_hops_are_composed_from_one_hop_kernels(tmp_path):
+    t = tor.table(tor_measured(tmp_path))
+    res = results.load(fixture("scenario-tor.json"))
+
+    def cell(kernel, isa):
+        return res.median(kernel, isa, 509, "ns_per_byte") * 509
+    for isa in ["vaes-avx512", "aesni", "generic"]:
+        send = next(r for r in rows_of(t, "cgo client, 3 hops, originate")
+                    if r.isa == isa)
+        assert send.values[0] == pytest.approx(
+            cell("tor-cgo-client-originate", isa) +
+            2 * cell("tor-cgo-client-forward", isa))
+        receive = next(r for r in rows_of(t, "cgo client, 3 hops, receive")
+                       if r.isa == isa)
+        assert receive.values[0] == pytest.approx(
+            3 * cell("tor-cgo-client-backward", isa) +
+            cell("tor-cgo-client-originate", isa) -
+            cell("tor-cgo-client-forward", isa))
+        tor1 = next(r for r in rows_of(t, "tor1 client, 3 hops, originate")
+                    if r.isa == isa)
+        assert send.values[3] == pytest.approx(send.values[0] /
+                                               tor1.values[0])
+        assert "composed: 1 x tor-cgo-client-originate + 2 x " \
+            "tor-cgo-client-forward" == send.note
+        assert receive.note.endswith("- 1 x tor-cgo-client-forward")
+
+
+def test_tor_without_the_cgo_kernels_says_so(tmp_path):
+    t = tor.table(tor_measured(tmp_path, drop=("tor-cgo-relay-forward",)))
+    rows = rows_of(t, "tor-cgo-relay-forward")
+    assert len(rows) == 1 and rows[0].note.startswith("not available")
+
+
+def test_tor_is_a_scenario_of_all():
+    assert "tor" in MODULES and SCENARIOS["tor"].sizes == [509]
+    assert set(tor.KERNELS) >= {"tor1-relay-forward", "tor-cgo-relay-forward",
+                                "tor-cgo-relay-forward-x4", "lioness-x4"}
 
 
 def test_disk_table_in_bytes_per_second_at_both_sector_sizes():

@@ -59,6 +59,7 @@ class Kernel:
     external: bool  # another library's kernel (its one ISA is "external")
     isas: tuple     # (Isa), best first, generic last
     known: bool = True  # False: not in the registry (see unknown_kernel)
+    min_len: int = 0  # its shortest message, in bytes
 
     @property
     def library(self):
@@ -181,7 +182,8 @@ def parse(document, source):
                           k["external"],
                           tuple(Isa(i["name"], i["requires"],
                                     i.get("supported"), i.get("reason"))
-                                for i in k["isas"]))
+                                for i in k["isas"]),
+                          min_len=k.get("min_len", 0))
                    for k in document["kernels"]]
     except (KeyError, TypeError) as e:
         raise InputError(f"{source} is not the kernel registry's JSON "

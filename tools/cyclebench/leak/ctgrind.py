@@ -18,6 +18,7 @@ Exit status: 0 when nothing was flagged, 1 when a variant has sites, 2 bad
 input (unknown kernel or ISA, valgrind missing).
 """
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -31,6 +32,9 @@ from ..errors import InputError
 from ..output import StagedFiles
 
 EXIT_NOT_RUNNABLE = 3  # the driver's: the CPU (valgrind's) lacks the ISA
+# The driver's lengths when not given one, of which it runs those the kernel
+# accepts (leak/ctgrind_driver.c).
+DEFAULT_LENGTHS = [64, 509, 1024]
 
 WHY_NOT_CHECKABLE = ("# valgrind 3.19 executes neither AVX-512 nor VAES, and "
                      "its CPUID leaves them out, so a variant that needs them "
@@ -64,6 +68,7 @@ class Verdict:
     secret: str = ""  # what the driver marked
     reason: str = ""  # why not checkable: "under valgrind: ...", "here: ..."
     other_errors: list = field(default_factory=list)  # memcheck, not taint
+    lengths: list = field(default_factory=list)  # the message lengths run
 
     @property
     def variant(self):
@@ -192,6 +197,8 @@ def check_variant(kernel, isa, supported, opts, version):
     status, out, err, sites, others, log = memcheck(command)
     secret = next((line[len("secret: "):] for line in out.splitlines()
                    if line.startswith("secret: ")), "")
+    lengths = [int(m[1]) for m in re.finditer(r"^ran (\d+) bytes", out,
+                                              re.MULTILINE)]
     if status == 2:
         raise InputError(f"ctgrind {kernel}@{isa}: {last_line(err)}")
     if status == EXIT_NOT_RUNNABLE:
@@ -201,11 +208,22 @@ def check_variant(kernel, isa, supported, opts, version):
         return Verdict(kernel, isa, "not checkable", secret=secret,
                        reason=stopped_reason(status, err, log))
     return Verdict(kernel, isa, "sites" if sites else "clean", sites,
-                   secret, other_errors=others)
+                   secret, other_errors=others, lengths=lengths)
+
+
+def lengths_text(lengths):
+    """"509 bytes", "64, 509 and 1024 bytes"."""
+    names = [str(n) for n in lengths]
+    joined = ", ".join(names[:-1]) + " and " + names[-1] \
+        if len(names) > 1 else "".join(names)
+    return f"{joined} bytes"
 
 
 def report_text(v, version, size):
-    lengths = f"{size} bytes" if size else "64, 509 and 1024 bytes"
+    """The report: what ran (the lengths the driver ran, else the ones it
+    was asked for), the verdict, the sites."""
+    lengths = lengths_text(v.lengths or ([size] if size else
+                                         DEFAULT_LENGTHS))
     head = (f"# ctgrind {v.variant}: {version} memcheck; secret: "
             f"{v.secret or 'none marked'}; lengths {lengths}\n")
     if v.state == "not checkable":

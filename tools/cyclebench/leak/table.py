@@ -70,6 +70,7 @@ class Row:
     kernel: str
     isa: str
     ctgrind: ctgrind.Verdict
+    size: int  # the t-test's message length
     ttest: TTest = None
     cycles_per_byte: float = None
     note: str = ""
@@ -136,18 +137,27 @@ def cycles_per_byte(results, kernel, isa, size):
         if results else None
 
 
-def measure_row(kernel, isa, supported, opts, version, results):
+def message_size(opts, registry, kernel):
+    """--size, or the kernel's shortest message where that is longer (a
+    Tor cell kernel's 509 bytes)."""
+    return max(opts.size, registry.kernel(kernel).min_len)
+
+
+def measure_row(kernel, isa, supported, opts, version, results, registry):
     verdict = ctgrind.check_variant(kernel, isa, supported, opts.ctgrind,
                                     version)
     ctgrind.write_report(verdict, opts.out, version)
-    row = Row(kernel, isa, verdict,
-              cycles_per_byte=cycles_per_byte(results, kernel, isa,
-                                              opts.size))
+    size = message_size(opts, registry, kernel)
+    row = Row(kernel, isa, verdict, size,
+              cycles_per_byte=cycles_per_byte(results, kernel, isa, size))
     if not supported:
         row.note = "unsupported on this CPU"
     else:
         row.ttest, row.note = ttest(opts.binary, row.variant, opts.seconds,
-                                    opts.size)
+                                    size)
+    if size != opts.size:
+        row.note = "; ".join(n for n in [f"{size}-byte messages, its "
+                                         f"shortest", row.note] if n)
     if verdict.state == "not checkable" and supported:
         row.note = "; ".join(n for n in [row.note, "ctgrind " +
                                          verdict.reason] if n)
@@ -166,7 +176,7 @@ def cells(row):
 def markdown(rows, opts, machine, commands, results_note):
     headers = ["kernel", "isa", "ctgrind", "max \\|t\\|", "measurements",
                "secret", "t-test verdict",
-               f"TSC ticks/byte at {opts.size} B", "note"]
+               "TSC ticks/byte at its size", "note"]
     lines = ["| " + " | ".join(headers) + " |",
              "|" + "---|" * len(headers)]
     lines += ["| " + " | ".join(cells(r)) + " |" for r in rows]
@@ -185,12 +195,15 @@ def markdown(rows, opts, machine, commands, results_note):
         f"- ctgrind: the secret (the key and the key schedule a kernel "
         f"prepares; the message where there is no key) marked undefined "
         f"for valgrind's memcheck, which reports every branch and memory "
-        f"address computed from it; lengths 64, 509 and 1024 bytes. It sees "
+        f"address computed from it; the lengths of "
+        f"{ctgrind.lengths_text(ctgrind.DEFAULT_LENGTHS)} the kernel "
+        f"accepts (each report names them). It sees "
         f"only what valgrind executes: valgrind 3.19 runs neither AVX-512 "
         f"nor VAES, so those variants are not checkable, never clean. Each "
         f"variant's sites are in `{opts.out}/<kernel>@<isa>.ctgrind.txt`.",
         f"- t-test: dudect's fixed-against-random Welch t-test on "
-        f"{opts.size}-byte messages, {opts.seconds:g} s per variant, half "
+        f"{opts.size}-byte messages (a kernel whose shortest is longer at "
+        f"that, as its note says), {opts.seconds:g} s per variant, half "
         f"with the key as the secret and half with the input (message, "
         f"nonce, IV, tweak); the larger |t| is shown. |t| > {LEAK_FOUND:g} "
         f"is a leak, above {LEAK_POSSIBLE:g} a possible one. No leak found "
@@ -201,7 +214,7 @@ def markdown(rows, opts, machine, commands, results_note):
     ]) + "\n"
 
 
-def csv_text(rows, size):
+def csv_text(rows):
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
@@ -211,7 +224,7 @@ def csv_text(rows, size):
             r.kernel, r.isa, r.ctgrind_cell(),
             "" if r.sites() is None else r.sites(),
             f"{t.max_t:.4g}" if t else "", t.measurements if t else "",
-            t.secret if t else "", size, t.verdict if t else "",
+            t.secret if t else "", r.size, t.verdict if t else "",
             f"{r.cycles_per_byte:.6g}" if r.cycles_per_byte else "", r.note])
     return buf.getvalue()
 
@@ -321,7 +334,7 @@ def main(argv):
     start, rows = time.monotonic(), []
     for kernel, isa, supported in chosen:
         rows.append(measure_row(kernel, isa, supported, opts, version,
-                                results))
+                                results, registry))
         t = rows[-1].ttest
         print(f"leak-table {rows[-1].variant}: ctgrind "
               f"{rows[-1].ctgrind_cell()}; t-test "
@@ -338,7 +351,7 @@ def main(argv):
     with StagedFiles(opts.out) as files:
         files.add_text("summary.md", markdown(
             rows, opts, machine_line(registry), commands, results_note))
-        files.add_text("summary.csv", csv_text(rows, opts.size))
+        files.add_text("summary.csv", csv_text(rows))
         files.add_figure("summary", chart(rows, registry), formats=("png",))
         files.commit()
     print(f"leak-table: {len(rows)} variants in "

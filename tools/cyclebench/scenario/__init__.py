@@ -32,6 +32,7 @@ MODULES = [
     "disk",
     "aead",
     "bulk",
+    "tor",
 ]
 
 SCENARIOS = {s.name: s for s in (import_module(f"{__name__}.{m}").SCENARIO

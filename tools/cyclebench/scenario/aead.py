@@ -6,7 +6,7 @@ a labelled reference."""
 from ..leak.table import read_leak
 from .figures import lines_over_sizes
 from .measure import NOT_RUN, ExtraRun, Scenario, throughput
-from .table import Column, Table
+from .table import Column, Table, add_leak_verdicts
 
 SIZES = [16, 64, 256, 1024, 8192, 16384]
 OURS = ["aes256-gcm", "aes128-gcm", "chacha20-poly1305", "aegis128l",
@@ -89,35 +89,6 @@ def add_with_and_without_aesni(t, m, kernel):
                 row.label = "external, no AES-NI"
             if row.isa == "external" and not row.note:
                 row.note = note
-
-
-def leak_verdict(found):
-    """make leak-table's row as a few words: ctgrind's verdict, and the
-    t-test's."""
-    parts = [f"ctgrind {found['ctgrind']}"] if found.get("ctgrind") else []
-    if found.get("verdict"):
-        t = f" (max |t| {found['max_t']})" if found.get("max_t") else ""
-        parts.append(f"t-test: {found['verdict']}{t}")
-    return "leak: " + ", ".join(parts) if parts else ""
-
-
-def add_leak_verdicts(t, path, leak):
-    """Each of our rows' verdicts from make leak-table's CSV, after its
-    note; a note saying how to get them when there is none."""
-    if leak is None:
-        t.notes.append(f"No leak verdicts: {path} is absent (`make "
-                       "leak-table` writes it; then rerun this scenario).")
-        return
-    _, rows = leak
-    found = {(r.get("kernel"), r.get("isa")): r for r in rows}
-    for row in t.rows:
-        words = leak_verdict(found.get((row.kernel, row.isa), {}))
-        if words:
-            row.note = f"{row.note}; {words}" if row.note else words
-    t.notes.append(f"Leak verdicts from {path} (make leak-table): "
-                   "ctgrind is valgrind's memcheck on the key-derived state "
-                   "(VAES and AVX-512 rows are not checkable under it), the "
-                   "t-test is `cyclebench leak`'s.")
 
 
 def reference_section():

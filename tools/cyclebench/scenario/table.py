@@ -108,3 +108,34 @@ def variant_row(results, kernel, isa, supported, values, note, blank):
         return Row(kernel, isa, blank,
                    why_missing(results, kernel, isa, supported))
     return Row(kernel, isa, numbers, note(kernel, isa) if note else "")
+
+
+# Leak verdicts beside the rows (make leak-table's CSV)
+
+def leak_verdict(found):
+    """make leak-table's row as a few words: ctgrind's verdict, and the
+    t-test's."""
+    parts = [f"ctgrind {found['ctgrind']}"] if found.get("ctgrind") else []
+    if found.get("verdict"):
+        t = f" (max |t| {found['max_t']})" if found.get("max_t") else ""
+        parts.append(f"t-test: {found['verdict']}{t}")
+    return "leak: " + ", ".join(parts) if parts else ""
+
+
+def add_leak_verdicts(t, path, leak):
+    """Each of our rows' verdicts from make leak-table's CSV, after its
+    note; a note saying how to get them when there is none."""
+    if leak is None:
+        t.notes.append(f"No leak verdicts: {path} is absent (`make "
+                       "leak-table` writes it; then rerun this scenario).")
+        return
+    _, rows = leak
+    found = {(r.get("kernel"), r.get("isa")): r for r in rows}
+    for row in t.rows:
+        words = leak_verdict(found.get((row.kernel, row.isa), {}))
+        if words:
+            row.note = f"{row.note}; {words}" if row.note else words
+    t.notes.append(f"Leak verdicts from {path} (make leak-table): "
+                   "ctgrind is valgrind's memcheck on the key-derived state "
+                   "(VAES and AVX-512 rows are not checkable under it), the "
+                   "t-test is `cyclebench leak`'s.")
