@@ -1,6 +1,6 @@
 # Shared by the shell tests (sourced): counters, result lines, checks,
-# expected exit statuses, hex helpers and a scratch directory removed at
-# exit. Each test ends with `finish`, which prints the
+# expected exit statuses and kat outputs, hex helpers and a scratch
+# directory removed at exit. Each test ends with `finish`, which prints the
 # "# counts:" line tests/run.sh adds up and exits with the verdict.
 bin=${1:-build/cyclebench}
 python=/usr/bin/python3 # Debian's, with nothing from a virtualenv
@@ -90,4 +90,37 @@ expect_exit() {
 expect_usage() {
     local name=$1; shift
     expect_exit "$name" 2 "$@"
+}
+
+# kat_hex <input hex> <kat args...>: kat's output in hex on stdout, and its
+# exit status as this function's; its stderr is left in $tmp/kat.err.
+kat_hex() {
+    printf '%s' "$1" | unhex >"$tmp/kat.in"
+    shift
+    "$bin" kat "$@" <"$tmp/kat.in" >"$tmp/kat.out" 2>"$tmp/kat.err"
+    local status=$?
+    hex <"$tmp/kat.out"
+    return $status
+}
+
+# expect_kat <name> <want hex> <input hex> <kat args...>: kat exits 0 and
+# writes exactly want (which may be empty).
+expect_kat() {
+    local name=$1 want=$2 input=$3 got status; shift 3
+    got=$(kat_hex "$input" "$@")
+    status=$?
+    if [ $status -eq 0 ] && [ "$got" = "$want" ]; then
+        ok "$name"
+    else
+        fail "$name: status $status, got '$got': $(head -c 200 "$tmp/kat.err")"
+    fi
+}
+
+# expect_kat_status <name> <status> <input hex> <kat args...>: kat exits
+# with that status, nothing on stdout, one line on stderr.
+expect_kat_status() {
+    local name=$1 want=$2
+    printf '%s' "$3" | unhex >"$tmp/kat.in"
+    shift 3
+    STDIN=$tmp/kat.in expect_exit "$name" "$want" "$bin" kat "$@"
 }
