@@ -8,15 +8,6 @@
 
 #include <string.h>
 
-#define AES_ROW(name, isa, required)                                          \
-    {                                                                         \
-        { name, required }, aes_expand_##isa, aes_encrypt_##isa,              \
-            aes_decrypt_##isa, aes_ctr_##isa, aes_cbc_encrypt_##isa,          \
-            aes_cbc_decrypt_##isa, aes_xts_encrypt_##isa,                     \
-            aes_xts_decrypt_##isa, ghash_init_##isa, ghash_update_##isa,      \
-            aes_gcm_encrypt_##isa, aes_gcm_decrypt_##isa                      \
-    }
-
 /* The VAES rows also need AES-NI and PCLMULQDQ: single blocks and GHASH
  * reduction use the 128-bit forms. Every CPU with VAES has both. */
 const aes_impl aes_impls[] = {

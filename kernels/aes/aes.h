@@ -91,6 +91,16 @@ extern const aes_impl aes_impls[];
     ghash_update_fn ghash_update_##isa;                                       \
     aes_gcm_fn aes_gcm_encrypt_##isa, aes_gcm_decrypt_##isa
 
+/* The table row of an ISA whose functions AES_DECLARE_ISA declares. */
+#define AES_ROW(name, isa, required)                                          \
+    {                                                                         \
+        { name, required }, aes_expand_##isa, aes_encrypt_##isa,              \
+            aes_decrypt_##isa, aes_ctr_##isa, aes_cbc_encrypt_##isa,          \
+            aes_cbc_decrypt_##isa, aes_xts_encrypt_##isa,                     \
+            aes_xts_decrypt_##isa, ghash_init_##isa, ghash_update_##isa,      \
+            aes_gcm_encrypt_##isa, aes_gcm_decrypt_##isa                      \
+    }
+
 AES_DECLARE_ISA(generic);
 AES_DECLARE_ISA(aesni);
 AES_DECLARE_ISA(vaes_avx2);
