@@ -22,10 +22,8 @@
 #define POLY1305_MAX_LANES 8
 /* Calls shorter than this stay scalar in every vector variant: the vector
  * set-up (the powers of r, once per key, and converting to and from vector
- * limbs) costs about as much as six scalar blocks. On the Xeon (family 6,
- * model 207) the four-lane avx2 loop lost to scalar blocks at 352 bytes
- * (0.809 against 0.800 TSC ticks/byte) and 256 (0.865 against 0.805), and
- * won from 384 (0.716 against 0.799) at every 32-byte step to 544. */
+ * limbs) costs about as much as six scalar blocks: the measured crossover
+ * (docs/results/, "the code's choices"). */
 #define POLY1305_SCALAR_BELOW 384
 
 typedef struct poly1305_state {
@@ -64,8 +62,13 @@ poly1305_blocks_fn poly1305_blocks_generic, poly1305_blocks_avx2,
 void poly1305_init(poly1305_state *st, const uint8_t key[POLY1305_KEY_BYTES]);
 void poly1305_finish(poly1305_state *st, uint8_t tag[POLY1305_TAG_BYTES]);
 
-/* The whole of a message: full blocks, then the last partial block padded
- * with 0x01 and zeros. */
+/* The rest of a message, after whatever blocks st has absorbed: its full
+ * blocks, then a last partial block padded with 0x01 and zeros. Only
+ * poly1305_finish may follow. */
+void poly1305_update_last(const poly1305_impl *impl, poly1305_state *st,
+                          const uint8_t *in, size_t len);
+
+/* The whole of a message, as poly1305_update_last absorbs it. */
 void poly1305_auth(const poly1305_impl *impl, uint8_t tag[POLY1305_TAG_BYTES],
                    const uint8_t *in, size_t len,
                    const uint8_t key[POLY1305_KEY_BYTES]);

@@ -103,10 +103,10 @@ kat_hex() {
     return $status
 }
 
-# expect_kat <name> <want hex> <input hex> <kat args...>: kat exits 0 and
+# expect_kat <name> <input hex> <want hex> <kat args...>: kat exits 0 and
 # writes exactly want (which may be empty).
 expect_kat() {
-    local name=$1 want=$2 input=$3 got status; shift 3
+    local name=$1 input=$2 want=$3 got status; shift 3
     got=$(kat_hex "$input" "$@")
     status=$?
     if [ $status -eq 0 ] && [ "$got" = "$want" ]; then
@@ -116,9 +116,9 @@ expect_kat() {
     fi
 }
 
-# expect_kat_status <name> <status> <input hex> <kat args...>: kat exits
-# with that status, nothing on stdout, one line on stderr.
-expect_kat_status() {
+# expect_status <name> <status> <input hex> <kat args...>: kat exits with
+# that status, nothing on stdout, one line on stderr.
+expect_status() {
     local name=$1 want=$2
     printf '%s' "$3" | unhex >"$tmp/kat.in"
     shift 3
