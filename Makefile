@@ -24,7 +24,7 @@ LDLIBS  := -lbenchmark -lpfm -lsodium -lcrypto -lstdc++ -lpthread -lm
 # other file (kernels/*.c, kernels/external/, harness, tests) gets none, so
 # the binary starts on any x86-64 CPU and picks variants at run time.
 ISAS := generic sse2 ssse3 sse41 avx2 avx512 avx512ifma aesni vaes_avx2 \
-        vaes_avx512
+        vaes_avx512 pclmul vpclmul_avx2 vpclmul_avx512
 FLAGS_generic     :=
 FLAGS_sse2        := -msse2
 FLAGS_ssse3       := -mssse3
@@ -35,9 +35,13 @@ FLAGS_avx512ifma  := -mavx512f -mavx512vl -mavx512bw -mavx512ifma
 FLAGS_aesni       := -msse4.1 -maes -mpclmul
 FLAGS_vaes_avx2   := -mavx2 -maes -mpclmul -mvaes -mvpclmulqdq
 FLAGS_vaes_avx512 := -mavx512f -mavx512vl -mavx512bw -maes -mpclmul -mvaes -mvpclmulqdq
+FLAGS_pclmul      := -msse4.1 -mpclmul
+FLAGS_vpclmul_avx2 := -mavx2 -mpclmul -mvpclmulqdq
+FLAGS_vpclmul_avx512 := -mavx512f -mavx512vl -mavx512bw -mpclmul -mvpclmulqdq
 # Suffixes that are not ISAs: registry kernels over another primitive's
-# table (aes_kernels.c), and one kernel's own file (tor_relay_cell.c).
-KERNEL_ROLES := kernels relay_cell
+# table (aes_kernels.c), one kernel's own file (tor_relay_cell.c), and what
+# a primitive's variants share (aes_internal.c).
+KERNEL_ROLES := kernels relay_cell internal
 
 # The suffix of a kernel source: its file name less "<directory name>_"
 # (the whole name for <primitive>.c).

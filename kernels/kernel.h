@@ -27,6 +27,7 @@
     X(SECTOR, sector, "sector", NUMBER, UINT64_MAX)                          \
     X(OUTLEN, outlen, "outlen", NUMBER, 1u << 20)                            \
     X(ROUNDS, rounds, "rounds", NUMBER, 1000)                                \
+    X(TAG_LEN, tag_len, "tag-len", NUMBER, UINT64_MAX)                       \
     X(DECRYPT, decrypt, "decrypt", FLAG, 1)
 
 #define KERNEL_OPTION_ID(id, field, name, kind, largest) KOPT_##id,
@@ -158,7 +159,9 @@ struct kernel {
     size_t min_len;
     const char *min_len_why;
     /* An AEAD's tag, after the ciphertext: encryption writes len + tag_len
-     * bytes, --decrypt reads them and needs at least tag_len. 0: none. */
+     * bytes, --decrypt reads them and needs at least tag_len. 0: none. A
+     * kernel that takes --tag-len states its default here and the lengths
+     * it accepts in args; kernel_tag_len says which applies. */
     size_t tag_len;
     /* Optional: constraints no table states (ChaCha's 32-bit counter wrap,
      * GCM's length limit, XTS's tweak-or-sector), on args that kernel_check
@@ -234,7 +237,9 @@ const kernel_arg *kernel_spec_find(const kernel *k, enum kernel_option id);
  * and fixed args: its own, or its reference's. */
 size_t kernel_min_len(const kernel *k);
 size_t kernel_batch(const kernel *k);
-size_t kernel_tag_len(const kernel *k);
+/* The tag's length with args a: --tag-len's value where k takes that
+ * option and a gives it, else the descriptor's tag_len (a may be NULL). */
+size_t kernel_tag_len(const kernel *k, const kernel_args *a);
 size_t kernel_out_len(const kernel *k, const kernel_args *a, size_t len);
 void kernel_bench_args(const kernel *k, kernel_args *a);
 

@@ -18,6 +18,9 @@
     X(aes128_gcm) X(aes256_gcm)                                              \
     X(adiantum) X(adiantum20) X(adiantum8)                                   \
     X(poly1305) X(chacha20_poly1305) X(xchacha20_poly1305)                   \
+    X(polyval)                                                               \
+    X(aegis128l) X(aegis256) X(aegis128x2) X(aegis128x4)                     \
+    X(aegis256x2) X(aegis256x4)                                              \
     X(rc4)                                                                   \
     X(tor_relay_cell)                                                        \
     X(memcpy)                                                                \

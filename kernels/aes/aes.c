@@ -4,19 +4,22 @@
  * call only ever see whole blocks, and are not called for none: an x86
  * function sets up its frame and vectors before it looks at the count,
  * which was over half of an 8-byte CTR message's ticks on vaes-avx512. */
-#include "aes.h"
-
 #include <string.h>
 
+#include "aes_internal.h"
+
 /* The VAES rows also need AES-NI and PCLMULQDQ: single blocks and GHASH
- * reduction use the 128-bit forms. Every CPU with VAES has both. */
+ * reduction use the 128-bit forms. Every CPU with VAES has both. The
+ * ssse3 row is the constant-time software AES, with the portable GHASH;
+ * generic, with its T-tables, is the one that leaks. */
 const aes_impl aes_impls[] = {
-    AES_ROW("vaes-avx512", vaes_avx512,
+    AES_ROW("vaes-avx512", vaes_avx512, vaes_avx512,
             CPU_VAES | CPU_VPCLMULQDQ | CPU_AVX512 | CPU_AESNI | CPU_PCLMUL),
-    AES_ROW("vaes-avx2", vaes_avx2,
+    AES_ROW("vaes-avx2", vaes_avx2, vaes_avx2,
             CPU_VAES | CPU_VPCLMULQDQ | CPU_AVX2 | CPU_AESNI | CPU_PCLMUL),
-    AES_ROW("aesni", aesni, CPU_AESNI | CPU_PCLMUL | CPU_SSE41),
-    AES_ROW("generic", generic, 0),
+    AES_ROW("aesni", aesni, aesni, CPU_AESNI | CPU_PCLMUL | CPU_SSE41),
+    AES_ROW("ssse3", ssse3, generic, CPU_SSSE3),
+    AES_ROW("generic", generic, generic, 0),
     { { NULL, 0 }, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
       NULL, NULL },
 };
@@ -30,13 +33,6 @@ int aes_setup(const aes_impl *impl, aes_key *k, const uint8_t *key,
     return 0;
 }
 
-static void xor_bytes(uint8_t *out, const uint8_t *a, const uint8_t *b,
-                      size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        out[i] = a[i] ^ b[i];
-}
-
 void aes_ctr_xor(const aes_impl *impl, const aes_key *k, uint8_t *out,
                  const uint8_t *in, size_t len, const uint8_t iv[16])
 {
@@ -47,7 +43,7 @@ void aes_ctr_xor(const aes_impl *impl, const aes_key *k, uint8_t *out,
         impl->ctr(k, ctr, out, in, full);
     if (tail) {
         impl->encrypt(k, ks, ctr, 1);
-        xor_bytes(out + 16 * full, in + 16 * full, ks, tail);
+        aes_xor_bytes(out + 16 * full, in + 16 * full, ks, tail);
     }
 }
 
@@ -56,39 +52,19 @@ void aes_ctr_xor(const aes_impl *impl, const aes_key *k, uint8_t *out,
  * its data from the narrower stores, and waits until they and every store
  * before them, all of the message's output, have left the core: the
  * stealing's two blocks, already a chain, then wait for the whole message.
- * So a block is put together in a register and stored once (a 16-byte GCC
- * vector; SSE2, which every x86-64 CPU has). With byte copies, a 509-byte
- * XTS decryption on vaes-avx512 took 1.45 times these ticks. */
-typedef uint64_t u64x2 __attribute__((vector_size(16)));
-
-static u64x2 load_block(const uint8_t p[16])
-{
-    u64x2 v;
-    memcpy(&v, p, 16);
-    return v;
-}
-
-static void store_block(uint8_t p[16], u64x2 v)
-{
-    memcpy(p, &v, 16);
-}
-
-/* dst = its first d bytes (0 < d < 16), then the rest of rest's. */
+ * So a block is put together in a register and stored once
+ * (aes_load_block, aes_store_block). With byte copies, a 509-byte XTS
+ * decryption on vaes-avx512 took 1.45 times these ticks.
+ *
+ * merge_block: dst = its first d bytes (0 < d < 16), then the rest of
+ * rest's. */
 static void merge_block(uint8_t dst[16], const uint8_t rest[16], size_t d)
 {
     uint64_t lo = d >= 8 ? ~0ull : (1ull << 8 * d) - 1,
              hi = d > 8 ? (1ull << 8 * (d - 8)) - 1 : 0;
-    u64x2 mask = { lo, hi };
-    store_block(dst, (load_block(dst) & mask) | (load_block(rest) & ~mask));
-}
-
-/* out = t times x, as aes_xts_mulx does it in place. */
-static void xts_mulx_block(uint8_t out[16], const uint8_t t[16])
-{
-    u64x2 v = load_block(t);
-    uint64_t lo = v[0], hi = v[1];
-    u64x2 r = { lo << 1 ^ (0x87 & -(hi >> 63)), hi << 1 | lo >> 63 };
-    store_block(out, r);
+    aes_u64x2 mask = { lo, hi };
+    aes_store_block(dst, (aes_load_block(dst) & mask) |
+                             (aes_load_block(rest) & ~mask));
 }
 
 /* CS2 (SP 800-38A addendum): with a partial last block P* of d bytes, the
@@ -130,7 +106,7 @@ void aes_cbc_cs2_decrypt(const aes_impl *impl, const aes_key *k, uint8_t *out,
         impl->cbc_decrypt(k, chain, out, in, full - 1);
     impl->decrypt(k, z, cnext, 1);
     merge_block(cn, z, d);
-    xor_bytes(out + 16 * full, z, cn, d);
+    aes_xor_bytes(out + 16 * full, z, cn, d);
     impl->cbc_decrypt(k, chain, out + 16 * (full - 1), cn, 1);
 }
 
@@ -188,7 +164,7 @@ void aes_xts_decrypt(const aes_impl *impl, const aes_xts_key *xk, uint8_t *out,
     memcpy(pp, in + 16 * (full - 1), 16);
     if (full > 1)
         impl->xts_decrypt(&xk->data, t, out, in, full - 1);
-    xts_mulx_block(tm, t);
+    aes_xts_mulx(tm, t);
     impl->xts_decrypt(&xk->data, tm, pp, pp, 1);
     merge_block(cc, pp, d);
     impl->xts_decrypt(&xk->data, t, out + 16 * (full - 1), cc, 1);
@@ -205,12 +181,6 @@ int aes_gcm_setup(const aes_impl *impl, aes_gcm_key *gk, const uint8_t *key,
     impl->encrypt(&gk->aes, h, zero, 1);
     impl->ghash_init(&gk->ghash, h);
     return 0;
-}
-
-static void store64_be(uint8_t *p, uint64_t v)
-{
-    for (int i = 7; i >= 0; i--, v >>= 8)
-        p[i] = (uint8_t)v;
 }
 
 /* GHASH over len bytes, the last block padded with zeros. */
@@ -230,8 +200,8 @@ static void ghash_lengths(const aes_impl *impl, const ghash_key *g,
                           uint8_t y[16], uint64_t a_bytes, uint64_t c_bytes)
 {
     uint8_t block[16];
-    store64_be(block, a_bytes * 8);
-    store64_be(block + 8, c_bytes * 8);
+    aes_store64_be(block, a_bytes * 8);
+    aes_store64_be(block + 8, c_bytes * 8);
     impl->ghash(g, y, block, 1);
 }
 
@@ -250,12 +220,6 @@ static void gcm_j0(const aes_impl *impl, const aes_gcm_key *gk, uint8_t j0[16],
     ghash_lengths(impl, &gk->ghash, j0, 0, iv_len);
 }
 
-static void inc32(uint8_t ctr[16])
-{
-    for (int i = 15; i >= 12 && ++ctr[i] == 0; i--)
-        ;
-}
-
 /* CTR from inc32(J0) over len bytes and GHASH of the ciphertext into y; a
  * partial last block is done here with one keystream block. */
 static void gcm_crypt(const aes_impl *impl, const aes_gcm_key *gk,
@@ -265,7 +229,7 @@ static void gcm_crypt(const aes_impl *impl, const aes_gcm_key *gk,
     uint8_t ctr[16], ks[16], last[16] = { 0 };
     size_t full = len / 16, d = len % 16;
     memcpy(ctr, j0, 16);
-    inc32(ctr);
+    aes_gcm_inc32(ctr);
     if (full)
         (decrypt ? impl->gcm_decrypt : impl->gcm_encrypt)(
             &gk->aes, &gk->ghash, ctr, y, out, in, full);
@@ -273,7 +237,7 @@ static void gcm_crypt(const aes_impl *impl, const aes_gcm_key *gk,
         if (decrypt)
             memcpy(last, in + 16 * full, d);
         impl->encrypt(&gk->aes, ks, ctr, 1);
-        xor_bytes(out + 16 * full, in + 16 * full, ks, d);
+        aes_xor_bytes(out + 16 * full, in + 16 * full, ks, d);
         if (!decrypt)
             memcpy(last, out + 16 * full, d);
         impl->ghash(&gk->ghash, y, last, 1);
@@ -288,7 +252,7 @@ static void gcm_tag(const aes_impl *impl, const aes_gcm_key *gk,
     uint8_t mask[16];
     ghash_lengths(impl, &gk->ghash, y, aad_len, len);
     impl->encrypt(&gk->aes, mask, j0, 1);
-    xor_bytes(tag, y, mask, 16);
+    aes_xor_bytes(tag, y, mask, 16);
 }
 
 void aes_gcm_encrypt(const aes_impl *impl, const aes_gcm_key *gk,

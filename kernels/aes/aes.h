@@ -2,17 +2,22 @@
  * (SP 800-38A), CBC with ciphertext stealing CS2 (SP 800-38A addendum), XTS
  * (IEEE 1619) and GCM (SP 800-38D).
  *
- * Every ISA file provides the same operations on whole 16-byte blocks. What
- * is the same for every ISA (ciphertext stealing, GCM's J0, AAD, lengths
- * block and tag) lives once in aes.c and calls them, so an ISA file holds
- * only the loops worth timing. AES-192 is here for the Wycheproof vectors;
+ * This is the public side: the implementation table and the modes. Every
+ * ISA file provides the same operations on whole 16-byte blocks (the table
+ * row's functions). What is the same for every ISA (ciphertext stealing,
+ * GCM's J0, AAD, lengths block and tag) lives once in aes.c and calls them,
+ * so an ISA file holds only the loops worth timing; what the ISA files
+ * share (key expansion, the portable GHASH, XTS's multiply by x, byte
+ * order) is aes_internal.h's. AES-192 is here for the Wycheproof vectors;
  * the registry kernels are AES-128 and AES-256.
  *
- * The generic variant is table-driven ("software AES"): its lookups are
- * indexed by key and data bytes, so it is NOT constant-time and leaks the key
- * through the cache to anyone sharing the machine. Its GHASH is
- * constant-time. The x86 variants are constant-time throughout, key
- * expansion included. */
+ * The generic variant is table-driven (the seeds' "software AES"): its
+ * lookups are indexed by key and data bytes, so it is NOT constant-time and
+ * leaks the key through the cache to anyone sharing the machine. Its GHASH
+ * is constant-time. The ssse3 variant is the constant-time software AES
+ * (vector permute, as OpenSSL's vpaes), for CPUs without AES instructions;
+ * it uses the generic, constant-time GHASH. It and the AES-NI variants are
+ * constant-time throughout, key expansion included. */
 #ifndef CYCLEBENCH_AES_H
 #define CYCLEBENCH_AES_H
 
@@ -29,11 +34,16 @@
 /* Powers of H the x86 GHASH keeps: one per block of its widest batch. */
 #define GHASH_POWERS 32
 
+/* Round keys in the form of the ISA that expanded them (aes_setup with its
+ * row), which only that row's functions read. generic and the x86 rows
+ * keep FIPS-197's schedule in enc; ssse3 keeps it converted into its tower
+ * basis (aes_ssse3.c). */
 typedef struct aes_key {
     _Alignas(64) uint8_t enc[AES_MAX_ROUNDS + 1][16];
-    /* The equivalent inverse cipher's schedule (FIPS-197 5.3.5): enc in
-     * reverse order, InvMixColumns applied to all but the outer two, which
-     * is what AESDEC expects and what the generic decryption tables use. */
+    /* From the equivalent inverse cipher's schedule (FIPS-197 5.3.5): enc
+     * in reverse order, InvMixColumns applied to all but the outer two,
+     * which is what AESDEC expects and what the generic decryption tables
+     * use. */
     _Alignas(64) uint8_t dec[AES_MAX_ROUNDS + 1][16];
     unsigned rounds;
 } aes_key;
@@ -81,46 +91,6 @@ typedef struct aes_impl {
 
 /* Best first, generic last, ended by a row with v.isa == NULL. */
 extern const aes_impl aes_impls[];
-
-#define AES_DECLARE_ISA(isa)                                                  \
-    aes_expand_fn aes_expand_##isa;                                           \
-    aes_blocks_fn aes_encrypt_##isa, aes_decrypt_##isa;                       \
-    aes_chain_fn aes_ctr_##isa, aes_cbc_encrypt_##isa, aes_cbc_decrypt_##isa, \
-        aes_xts_encrypt_##isa, aes_xts_decrypt_##isa;                         \
-    ghash_init_fn ghash_init_##isa;                                           \
-    ghash_update_fn ghash_update_##isa;                                       \
-    aes_gcm_fn aes_gcm_encrypt_##isa, aes_gcm_decrypt_##isa
-
-/* The table row of an ISA whose functions AES_DECLARE_ISA declares. */
-#define AES_ROW(name, isa, required)                                          \
-    {                                                                         \
-        { name, required }, aes_expand_##isa, aes_encrypt_##isa,              \
-            aes_decrypt_##isa, aes_ctr_##isa, aes_cbc_encrypt_##isa,          \
-            aes_cbc_decrypt_##isa, aes_xts_encrypt_##isa,                     \
-            aes_xts_decrypt_##isa, ghash_init_##isa, ghash_update_##isa,      \
-            aes_gcm_encrypt_##isa, aes_gcm_decrypt_##isa                      \
-    }
-
-AES_DECLARE_ISA(generic);
-AES_DECLARE_ISA(aesni);
-AES_DECLARE_ISA(vaes_avx2);
-AES_DECLARE_ISA(vaes_avx512);
-
-/* FIPS-197 key expansion into k->enc and k->rounds, shared by every ISA,
- * each bringing its own SubWord (on a column, row 0 in the low byte) and
- * deriving k->dec its own way. */
-typedef uint32_t aes_sub_word_fn(uint32_t w);
-void aes_expand_enc(aes_key *k, const uint8_t *key, size_t key_len,
-                    aes_sub_word_fn *sub_word);
-
-/* XTS's tweak times x in GF(2^128), little-endian (IEEE 1619 5.2). */
-static inline __attribute__((always_inline)) void aes_xts_mulx(uint8_t t[16])
-{
-    uint8_t carry = t[15] >> 7;
-    for (int i = 15; i > 0; i--)
-        t[i] = (uint8_t)(t[i] << 1 | t[i - 1] >> 7);
-    t[0] = (uint8_t)(t[0] << 1) ^ (uint8_t)(0x87 & -carry);
-}
 
 /* Modes over any length. Arguments are checked by callers (the registry
  * kernels, the tests); these return -1 only for a key of the wrong size. */
@@ -173,6 +143,14 @@ int aes_gcm_decrypt(const aes_impl *impl, const aes_gcm_key *gk, uint8_t *out,
                     const uint8_t *in, size_t len, const uint8_t tag[16],
                     const uint8_t *iv, size_t iv_len, const uint8_t *aad,
                     size_t aad_len);
+
+/* One AES encryption round as AESENC computes it (SubBytes, ShiftRows,
+ * MixColumns, then rk added), for primitives built on the round (AEGIS):
+ * the generic row's, from its T-tables, so NOT constant-time. out may
+ * equal in. The constant-time one is aes_round_ssse3 (aes_round_ssse3.h,
+ * for files compiled with SSSE3). */
+void aes_round_generic(uint8_t out[16], const uint8_t in[16],
+                       const uint8_t rk[16]);
 
 /* For prepare hooks of kernels built on AES: note k's round keys (both
  * directions) as derived from the key, for `make ctgrind`. */

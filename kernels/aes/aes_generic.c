@@ -6,16 +6,14 @@
  * and the data. Use it to measure what AES costs without AES instructions,
  * never to protect anything on a machine shared with an attacker.
  *
- * GHASH here is constant-time: a 64x64-bit carry-less multiply built from
- * integer multiplies with holes between the data bits (BearSSL's
- * ghash_ctmul64), so no branch or index depends on H or the data.
+ * Its GHASH is the portable constant-time one of aes_internal.c.
  *
  * Words hold a state column little-endian (row 0 in the low byte), so a
  * round key is its 16 bytes loaded as four words, and the byte order of the
  * schedule is the same as the x86 variants'. */
 #include <string.h>
 
-#include "aes.h"
+#include "aes_internal.h"
 
 #define AES_SBOX(f) \
     f(0x63), f(0x7c), f(0x77), f(0x7b), f(0xf2), f(0x6b), f(0x6f), f(0xc5), \
@@ -115,67 +113,10 @@ static const uint32_t td[4][256] = {
     { AES_INV_SBOX(TD3) },
 };
 
-static inline uint32_t load32_le(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-           (uint32_t)p[3] << 24;
-}
-
-static inline void store32_le(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-    p[2] = (uint8_t)(v >> 16);
-    p[3] = (uint8_t)(v >> 24);
-}
-
-static inline uint64_t load64_be(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++)
-        v = v << 8 | p[i];
-    return v;
-}
-
-static inline void store64_be(uint8_t *p, uint64_t v)
-{
-    for (int i = 7; i >= 0; i--, v >>= 8)
-        p[i] = (uint8_t)v;
-}
-
-static inline void xor_block(uint8_t *out, const uint8_t *a, const uint8_t *b)
-{
-    for (int i = 0; i < 16; i++)
-        out[i] = a[i] ^ b[i];
-}
-
 static uint32_t sub_word_generic(uint32_t w)
 {
     return (uint32_t)sbox[w & 0xff] | (uint32_t)sbox[w >> 8 & 0xff] << 8 |
            (uint32_t)sbox[w >> 16 & 0xff] << 16 | (uint32_t)sbox[w >> 24] << 24;
-}
-
-void aes_expand_enc(aes_key *k, const uint8_t *key, size_t key_len,
-                    aes_sub_word_fn *sub_word)
-{
-    static const uint8_t rcon[10] = { 0x01, 0x02, 0x04, 0x08, 0x10,
-                                      0x20, 0x40, 0x80, 0x1b, 0x36 };
-    size_t nk = key_len / 4;
-    unsigned rounds = (unsigned)nk + 6;
-    uint32_t w[4 * (AES_MAX_ROUNDS + 1)];
-    for (size_t i = 0; i < nk; i++)
-        w[i] = load32_le(key + 4 * i);
-    for (size_t i = nk; i < 4 * (rounds + 1); i++) {
-        uint32_t t = w[i - 1];
-        if (i % nk == 0) /* RotWord is a rotation right of the LE word */
-            t = sub_word(t >> 8 | t << 24) ^ rcon[i / nk - 1];
-        else if (nk > 6 && i % nk == 4)
-            t = sub_word(t);
-        w[i] = w[i - nk] ^ t;
-    }
-    for (size_t i = 0; i < 4 * (rounds + 1); i++)
-        store32_le(k->enc[i / 4] + 4 * (i % 4), w[i]);
-    k->rounds = rounds;
 }
 
 /* InvMixColumns of one column: the decryption tables include InvSubBytes,
@@ -194,15 +135,15 @@ void aes_expand_generic(aes_key *k, const uint8_t *key, size_t key_len)
     memcpy(k->dec[nr], k->enc[0], 16);
     for (unsigned r = 1; r < nr; r++)
         for (int c = 0; c < 4; c++)
-            store32_le(k->dec[r] + 4 * c,
-                       inv_mix_column_generic(load32_le(k->enc[nr - r] + 4 * c)));
+            aes_store32_le(k->dec[r] + 4 * c,
+                       inv_mix_column_generic(aes_load32_le(k->enc[nr - r] + 4 * c)));
 }
 
 static inline uint32_t te_column(uint32_t a, uint32_t b, uint32_t c,
                                  uint32_t d, const uint8_t *rk)
 {
     return te[0][a & 0xff] ^ te[1][b >> 8 & 0xff] ^ te[2][c >> 16 & 0xff] ^
-           te[3][d >> 24] ^ load32_le(rk);
+           te[3][d >> 24] ^ aes_load32_le(rk);
 }
 
 static inline uint32_t sbox_column(uint32_t a, uint32_t b, uint32_t c,
@@ -210,14 +151,14 @@ static inline uint32_t sbox_column(uint32_t a, uint32_t b, uint32_t c,
 {
     return ((uint32_t)sbox[a & 0xff] | (uint32_t)sbox[b >> 8 & 0xff] << 8 |
             (uint32_t)sbox[c >> 16 & 0xff] << 16 |
-            (uint32_t)sbox[d >> 24] << 24) ^ load32_le(rk);
+            (uint32_t)sbox[d >> 24] << 24) ^ aes_load32_le(rk);
 }
 
 static inline uint32_t td_column(uint32_t a, uint32_t b, uint32_t c,
                                  uint32_t d, const uint8_t *rk)
 {
     return td[0][a & 0xff] ^ td[1][b >> 8 & 0xff] ^ td[2][c >> 16 & 0xff] ^
-           td[3][d >> 24] ^ load32_le(rk);
+           td[3][d >> 24] ^ aes_load32_le(rk);
 }
 
 static inline uint32_t inv_sbox_column(uint32_t a, uint32_t b, uint32_t c,
@@ -225,31 +166,46 @@ static inline uint32_t inv_sbox_column(uint32_t a, uint32_t b, uint32_t c,
 {
     return ((uint32_t)inv_sbox[a & 0xff] | (uint32_t)inv_sbox[b >> 8 & 0xff] << 8 |
             (uint32_t)inv_sbox[c >> 16 & 0xff] << 16 |
-            (uint32_t)inv_sbox[d >> 24] << 24) ^ load32_le(rk);
+            (uint32_t)inv_sbox[d >> 24] << 24) ^ aes_load32_le(rk);
 }
 
-/* ShiftRows: row r of output column c comes from column c + r. */
+/* A middle round on the state's four columns: ShiftRows (row r of output
+ * column c comes from column c + r), then SubBytes, MixColumns and the
+ * round key rk from the tables. */
+static inline void te_round(uint32_t s[4], const uint8_t *rk)
+{
+    uint32_t t0 = te_column(s[0], s[1], s[2], s[3], rk),
+             t1 = te_column(s[1], s[2], s[3], s[0], rk + 4),
+             t2 = te_column(s[2], s[3], s[0], s[1], rk + 8),
+             t3 = te_column(s[3], s[0], s[1], s[2], rk + 12);
+    s[0] = t0, s[1] = t1, s[2] = t2, s[3] = t3;
+}
+
 static void encrypt_block_generic(const aes_key *k, uint8_t out[16],
                                   const uint8_t in[16])
 {
     const uint8_t *rk = k->enc[0];
-    uint32_t s0 = load32_le(in) ^ load32_le(rk),
-             s1 = load32_le(in + 4) ^ load32_le(rk + 4),
-             s2 = load32_le(in + 8) ^ load32_le(rk + 8),
-             s3 = load32_le(in + 12) ^ load32_le(rk + 12), t0, t1, t2, t3;
-    for (unsigned r = 1; r < k->rounds; r++) {
-        rk += 16;
-        t0 = te_column(s0, s1, s2, s3, rk);
-        t1 = te_column(s1, s2, s3, s0, rk + 4);
-        t2 = te_column(s2, s3, s0, s1, rk + 8);
-        t3 = te_column(s3, s0, s1, s2, rk + 12);
-        s0 = t0, s1 = t1, s2 = t2, s3 = t3;
-    }
+    uint32_t s[4];
+    for (int c = 0; c < 4; c++)
+        s[c] = aes_load32_le(in + 4 * c) ^ aes_load32_le(rk + 4 * c);
+    for (unsigned r = 1; r < k->rounds; r++)
+        te_round(s, rk += 16);
     rk += 16;
-    store32_le(out, sbox_column(s0, s1, s2, s3, rk));
-    store32_le(out + 4, sbox_column(s1, s2, s3, s0, rk + 4));
-    store32_le(out + 8, sbox_column(s2, s3, s0, s1, rk + 8));
-    store32_le(out + 12, sbox_column(s3, s0, s1, s2, rk + 12));
+    aes_store32_le(out, sbox_column(s[0], s[1], s[2], s[3], rk));
+    aes_store32_le(out + 4, sbox_column(s[1], s[2], s[3], s[0], rk + 4));
+    aes_store32_le(out + 8, sbox_column(s[2], s[3], s[0], s[1], rk + 8));
+    aes_store32_le(out + 12, sbox_column(s[3], s[0], s[1], s[2], rk + 12));
+}
+
+void aes_round_generic(uint8_t out[16], const uint8_t in[16],
+                       const uint8_t rk[16])
+{
+    uint32_t s[4];
+    for (int c = 0; c < 4; c++)
+        s[c] = aes_load32_le(in + 4 * c);
+    te_round(s, rk);
+    for (int c = 0; c < 4; c++)
+        aes_store32_le(out + 4 * c, s[c]);
 }
 
 /* InvShiftRows: row r of output column c comes from column c - r. */
@@ -257,10 +213,10 @@ static void decrypt_block_generic(const aes_key *k, uint8_t out[16],
                                   const uint8_t in[16])
 {
     const uint8_t *rk = k->dec[0];
-    uint32_t s0 = load32_le(in) ^ load32_le(rk),
-             s1 = load32_le(in + 4) ^ load32_le(rk + 4),
-             s2 = load32_le(in + 8) ^ load32_le(rk + 8),
-             s3 = load32_le(in + 12) ^ load32_le(rk + 12), t0, t1, t2, t3;
+    uint32_t s0 = aes_load32_le(in) ^ aes_load32_le(rk),
+             s1 = aes_load32_le(in + 4) ^ aes_load32_le(rk + 4),
+             s2 = aes_load32_le(in + 8) ^ aes_load32_le(rk + 8),
+             s3 = aes_load32_le(in + 12) ^ aes_load32_le(rk + 12), t0, t1, t2, t3;
     for (unsigned r = 1; r < k->rounds; r++) {
         rk += 16;
         t0 = td_column(s0, s3, s2, s1, rk);
@@ -270,10 +226,10 @@ static void decrypt_block_generic(const aes_key *k, uint8_t out[16],
         s0 = t0, s1 = t1, s2 = t2, s3 = t3;
     }
     rk += 16;
-    store32_le(out, inv_sbox_column(s0, s3, s2, s1, rk));
-    store32_le(out + 4, inv_sbox_column(s1, s0, s3, s2, rk + 4));
-    store32_le(out + 8, inv_sbox_column(s2, s1, s0, s3, rk + 8));
-    store32_le(out + 12, inv_sbox_column(s3, s2, s1, s0, rk + 12));
+    aes_store32_le(out, inv_sbox_column(s0, s3, s2, s1, rk));
+    aes_store32_le(out + 4, inv_sbox_column(s1, s0, s3, s2, rk + 4));
+    aes_store32_le(out + 8, inv_sbox_column(s2, s1, s0, s3, rk + 8));
+    aes_store32_le(out + 12, inv_sbox_column(s3, s2, s1, s0, rk + 12));
 }
 
 void aes_encrypt_generic(const aes_key *k, uint8_t *out, const uint8_t *in,
@@ -293,14 +249,14 @@ void aes_decrypt_generic(const aes_key *k, uint8_t *out, const uint8_t *in,
 void aes_ctr_generic(const aes_key *k, uint8_t ctr[16], uint8_t *out,
                      const uint8_t *in, size_t nblocks)
 {
-    uint64_t hi = load64_be(ctr), lo = load64_be(ctr + 8);
+    uint64_t hi = aes_load64_be(ctr), lo = aes_load64_be(ctr + 8);
     uint8_t ks[16];
     for (size_t i = 0; i < nblocks; i++, in += 16, out += 16) {
         encrypt_block_generic(k, ks, ctr);
-        xor_block(out, in, ks);
+        aes_xor_bytes(out, in, ks, 16);
         hi += ++lo == 0;
-        store64_be(ctr, hi);
-        store64_be(ctr + 8, lo);
+        aes_store64_be(ctr, hi);
+        aes_store64_be(ctr + 8, lo);
     }
 }
 
@@ -308,7 +264,7 @@ void aes_cbc_encrypt_generic(const aes_key *k, uint8_t iv[16], uint8_t *out,
                              const uint8_t *in, size_t nblocks)
 {
     for (size_t i = 0; i < nblocks; i++, in += 16, out += 16) {
-        xor_block(iv, iv, in);
+        aes_xor_bytes(iv, iv, in, 16);
         encrypt_block_generic(k, iv, iv);
         memcpy(out, iv, 16);
     }
@@ -321,7 +277,7 @@ void aes_cbc_decrypt_generic(const aes_key *k, uint8_t iv[16], uint8_t *out,
     for (size_t i = 0; i < nblocks; i++, in += 16, out += 16) {
         memcpy(c, in, 16); /* in may be out */
         decrypt_block_generic(k, p, c);
-        xor_block(out, p, iv);
+        aes_xor_bytes(out, p, iv, 16);
         memcpy(iv, c, 16);
     }
 }
@@ -331,10 +287,10 @@ void aes_xts_encrypt_generic(const aes_key *k, uint8_t tweak[16], uint8_t *out,
 {
     uint8_t b[16];
     for (size_t i = 0; i < nblocks; i++, in += 16, out += 16) {
-        xor_block(b, in, tweak);
+        aes_xor_bytes(b, in, tweak, 16);
         encrypt_block_generic(k, b, b);
-        xor_block(out, b, tweak);
-        aes_xts_mulx(tweak);
+        aes_xor_bytes(out, b, tweak, 16);
+        aes_xts_mulx(tweak, tweak);
     }
 }
 
@@ -343,97 +299,11 @@ void aes_xts_decrypt_generic(const aes_key *k, uint8_t tweak[16], uint8_t *out,
 {
     uint8_t b[16];
     for (size_t i = 0; i < nblocks; i++, in += 16, out += 16) {
-        xor_block(b, in, tweak);
+        aes_xor_bytes(b, in, tweak, 16);
         decrypt_block_generic(k, b, b);
-        xor_block(out, b, tweak);
-        aes_xts_mulx(tweak);
+        aes_xor_bytes(out, b, tweak, 16);
+        aes_xts_mulx(tweak, tweak);
     }
-}
-
-/* Low 64 bits of the carry-less product. Each operand is split into four
- * classes of every fourth bit; in the integer product of two classes, the
- * sum of everything below a data bit stays under that bit (at most 15 terms
- * per column there), so carries stay inside the three-bit holes and the
- * masked bits are the carry-less ones. Only the low 64 bits are exact,
- * hence the bit-reversed second product for the high half. */
-static inline uint64_t bmul64(uint64_t x, uint64_t y)
-{
-    const uint64_t m0 = 0x1111111111111111, m1 = m0 << 1, m2 = m0 << 2,
-                   m3 = m0 << 3;
-    uint64_t x0 = x & m0, x1 = x & m1, x2 = x & m2, x3 = x & m3;
-    uint64_t y0 = y & m0, y1 = y & m1, y2 = y & m2, y3 = y & m3;
-    uint64_t z0 = (x0 * y0) ^ (x1 * y3) ^ (x2 * y2) ^ (x3 * y1);
-    uint64_t z1 = (x0 * y1) ^ (x1 * y0) ^ (x2 * y3) ^ (x3 * y2);
-    uint64_t z2 = (x0 * y2) ^ (x1 * y1) ^ (x2 * y0) ^ (x3 * y3);
-    uint64_t z3 = (x0 * y3) ^ (x1 * y2) ^ (x2 * y1) ^ (x3 * y0);
-    return (z0 & m0) | (z1 & m1) | (z2 & m2) | (z3 & m3);
-}
-
-static inline uint64_t rev64(uint64_t x)
-{
-    x = ((x & 0x5555555555555555) << 1) | ((x >> 1) & 0x5555555555555555);
-    x = ((x & 0x3333333333333333) << 2) | ((x >> 2) & 0x3333333333333333);
-    x = ((x & 0x0f0f0f0f0f0f0f0f) << 4) | ((x >> 4) & 0x0f0f0f0f0f0f0f0f);
-    x = ((x & 0x00ff00ff00ff00ff) << 8) | ((x >> 8) & 0x00ff00ff00ff00ff);
-    x = ((x & 0x0000ffff0000ffff) << 16) | ((x >> 16) & 0x0000ffff0000ffff);
-    return x << 32 | x >> 32;
-}
-
-void ghash_init_generic(ghash_key *g, const uint8_t h[16])
-{
-    memset(g, 0, sizeof *g);
-    memcpy(g->htab[0], h, 16);
-}
-
-/* Blocks loaded big-endian are GCM's polynomials bit-reversed (bit 127 is
- * the coefficient of x^0). The product of two reversed 128-bit values is
- * the reversed 255-bit product, hence the shift left by one; the reduction
- * folds the low 128 bits (the high-degree terms) back twice, 64 at a time,
- * with x^128 = x^7 + x^2 + x + 1 in reversed form. */
-void ghash_update_generic(const ghash_key *g, uint8_t y[16], const uint8_t *in,
-                          size_t nblocks)
-{
-    uint64_t h1 = load64_be(g->htab[0]), h0 = load64_be(g->htab[0] + 8);
-    uint64_t h0r = rev64(h0), h1r = rev64(h1), h2 = h0 ^ h1, h2r = h0r ^ h1r;
-    uint64_t y1 = load64_be(y), y0 = load64_be(y + 8);
-    for (size_t i = 0; i < nblocks; i++, in += 16) {
-        y1 ^= load64_be(in);
-        y0 ^= load64_be(in + 8);
-        uint64_t y0r = rev64(y0), y1r = rev64(y1), y2 = y0 ^ y1,
-                 y2r = y0r ^ y1r;
-        uint64_t z0 = bmul64(y0, h0), z1 = bmul64(y1, h1), z2 = bmul64(y2, h2);
-        uint64_t z0h = bmul64(y0r, h0r), z1h = bmul64(y1r, h1r),
-                 z2h = bmul64(y2r, h2r);
-        z2 ^= z0 ^ z1;
-        z2h ^= z0h ^ z1h;
-        z0h = rev64(z0h) >> 1;
-        z1h = rev64(z1h) >> 1;
-        z2h = rev64(z2h) >> 1;
-        uint64_t v0 = z0, v1 = z0h ^ z2, v2 = z1 ^ z2h, v3 = z1h;
-        v3 = v3 << 1 | v2 >> 63;
-        v2 = v2 << 1 | v1 >> 63;
-        v1 = v1 << 1 | v0 >> 63;
-        v0 = v0 << 1;
-        v2 ^= v0 ^ (v0 >> 1) ^ (v0 >> 2) ^ (v0 >> 7);
-        v1 ^= (v0 << 63) ^ (v0 << 62) ^ (v0 << 57);
-        v3 ^= v1 ^ (v1 >> 1) ^ (v1 >> 2) ^ (v1 >> 7);
-        v2 ^= (v1 << 63) ^ (v1 << 62) ^ (v1 << 57);
-        y0 = v2;
-        y1 = v3;
-    }
-    store64_be(y, y1);
-    store64_be(y + 8, y0);
-}
-
-static inline void inc32_generic(uint8_t ctr[16])
-{
-    uint32_t c = (uint32_t)ctr[12] << 24 | (uint32_t)ctr[13] << 16 |
-                 (uint32_t)ctr[14] << 8 | ctr[15];
-    c++;
-    ctr[12] = (uint8_t)(c >> 24);
-    ctr[13] = (uint8_t)(c >> 16);
-    ctr[14] = (uint8_t)(c >> 8);
-    ctr[15] = (uint8_t)c;
 }
 
 /* Two passes (CTR, then GHASH over the ciphertext) are as fast as one
@@ -444,8 +314,8 @@ static void gcm_ctr_generic(const aes_key *k, uint8_t ctr[16], uint8_t *out,
     uint8_t ks[16];
     for (size_t i = 0; i < nblocks; i++, in += 16, out += 16) {
         encrypt_block_generic(k, ks, ctr);
-        inc32_generic(ctr);
-        xor_block(out, in, ks);
+        aes_gcm_inc32(ctr);
+        aes_xor_bytes(out, in, ks, 16);
     }
 }
 

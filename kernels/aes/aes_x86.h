@@ -8,24 +8,18 @@
  * (tests/c/emulated/emulated.h), so its 4-lane logic runs wherever AES-NI
  * does.
  *
- * The including file first defines AESX_ISA (the symbol suffix), LANES,
- * the type `vec` and these primitives (per 128-bit lane unless said):
- *   V_LOADU(p) V_STOREU(p, v) V_ZERO() V_XOR(a, b) V_XOR3(a, b, c)
- *   V_AESENC V_AESENCLAST V_AESDEC V_AESDECLAST V_CLMUL(a, b, imm)
+ * The including file first includes kernels/simd/lanes_{xmm,ymm,zmm}.h
+ * (LANES, the type `vec`, loads, stores, xors, the AES rounds, carry-less
+ * products, V_BCAST, V_ZEXT, V_FOLD, V_SET4, V_LOAD_PART and V_STORE_PART)
+ * and defines AESX_ISA (the symbol
+ * suffix) and these primitives (per 128-bit lane unless said):
  *   V_SHUF8(v, m) V_ADD32 V_ADD64 V_SLLI64(v, n) V_SRLI64(v, n)
  *   V_BSLLI(v, n) V_BSRLI(v, n)  shift each lane by n bytes (a constant)
  *   V_SWAP64(v)          swap the quadwords of each lane
- *   V_BCAST(b)           the block b in every lane
- *   V_ZEXT(b)            b in lane 0, zero elsewhere
  *   V_LANE0(v) V_LAST_LANE(v)   one lane as a block
  *   V_LANE_AT(v, i)      lane i (0 < i < LANES, a variable) as a block
  *   V_SHIFT_IN(b, v)     lanes b, v[0], ..., v[LANES-2]
- *   V_FOLD(v)            xor of all lanes, as a block
  *   V_LANE_QWORDS(k)     lane i holds k + i in its low quadword, 0 above
- *   V_SET4(b0, b1, b2, b3)  lanes b0, b1, ... (as many as LANES)
- *   V_LOAD_PART(p, m)    the m blocks at p (0 < m < LANES), zero above;
- *                        nothing past them is read
- *   V_STORE_PART(p, v, m)  v's first m blocks to p, nothing past them
  *
  * Everything here is always_inline or exported as <name>_<AESX_ISA>, so a
  * profile names the variant. Work is done in batches of AESX_NVEC vectors
@@ -44,7 +38,8 @@
 #include <immintrin.h>
 #include <string.h>
 
-#include "aes.h"
+#include "aes_internal.h"
+#include "../gf128/clmul_x86.h"
 
 #define AESX_PASTE2(a, b) a##_##b
 #define AESX_PASTE(a, b) AESX_PASTE2(a, b)
@@ -111,19 +106,6 @@ AESX_INLINE blk blk_bswap_mask(void)
 AESX_INLINE vec vec_bswap_mask(void)
 {
     return V_BCAST(blk_bswap_mask());
-}
-
-AESX_INLINE uint64_t load64_be(const uint8_t *p)
-{
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return __builtin_bswap64(v);
-}
-
-AESX_INLINE void store64_be(uint8_t *p, uint64_t v)
-{
-    v = __builtin_bswap64(v);
-    memcpy(p, &v, 8);
 }
 
 AESX_INLINE vec round_key(const uint8_t rk[16])
@@ -317,8 +299,8 @@ AESX_INLINE void ctr_vecs(const aes_key *k, uint64_t ctr[2], uint8_t *out,
         uint8_t c[AESX_BATCH][16];
         uint64_t hi = ctr[0], lo = ctr[1];
         for (uint64_t i = 0; i < blocks; i++) {
-            store64_be(c[i], hi);
-            store64_be(c[i] + 8, lo);
+            aes_store64_be(c[i], hi);
+            aes_store64_be(c[i] + 8, lo);
             hi += ++lo == 0;
         }
         load_vecs(s, c[0], n, part);
@@ -332,7 +314,7 @@ AESX_INLINE void ctr_vecs(const aes_key *k, uint64_t ctr[2], uint8_t *out,
 AESX_INLINE void ctr_blocks(const aes_key *k, uint8_t ctr[16], uint8_t *out,
                             const uint8_t *in, size_t nblocks, int nr)
 {
-    uint64_t c[2] = { load64_be(ctr), load64_be(ctr + 8) };
+    uint64_t c[2] = { aes_load64_be(ctr), aes_load64_be(ctr + 8) };
 #define CTR_STEP(n)                                                           \
     (ctr_vecs(k, c, out, in, n, LANES, nr), in += AESX_VEC_BYTES * (n),       \
      out += AESX_VEC_BYTES * (n))
@@ -340,8 +322,8 @@ AESX_INLINE void ctr_blocks(const aes_key *k, uint8_t ctr[16], uint8_t *out,
 #undef CTR_STEP
     if (LANES > 1 && nblocks)
         ctr_vecs(k, c, out, in, 1, (int)nblocks, nr);
-    store64_be(ctr, c[0]);
-    store64_be(ctr + 8, c[1]);
+    aes_store64_be(ctr, c[0]);
+    aes_store64_be(ctr + 8, c[1]);
 }
 
 void AESX_FN(aes_ctr)(const aes_key *k, uint8_t ctr[16], uint8_t *out,
@@ -659,32 +641,13 @@ void AESX_FN(aes_xts_decrypt)(const aes_key *k, uint8_t tweak[16],
  * one bit short of 256. The key powers are stored times x^-1, which makes
  * up that bit, and the 256-bit product is reduced Montgomery-style, 64 bits
  * at a time, by the reversed x^128 + x^127 + x^126 + x^121 + 1: each step
- * multiplies the lowest quadword by 0xc2 << 56 and folds it up.
+ * multiplies the lowest quadword by 0xc2 << 56 and folds it up. That is
+ * POLYVAL's product, kernels/gf128/clmul_x86.h.
  *
  * A batch's products are summed unreduced and reduced once, and each is
  * Karatsuba's three multiplies (lo, hi, and (lo ^ hi) of both factors, the
  * key's half kept precomputed in hkara) rather than four: the carry-less
  * multiplier, not AES, is what limits GCM. */
-
-AESX_INLINE blk gh_reduce(blk lo, blk mid, blk hi)
-{
-    const blk poly = _mm_set_epi64x(0, (long long)0xc200000000000000ull);
-    lo = _mm_xor_si128(lo, _mm_slli_si128(mid, 8));
-    hi = _mm_xor_si128(hi, _mm_srli_si128(mid, 8));
-    blk t = _mm_clmulepi64_si128(lo, poly, 0x00);
-    lo = _mm_xor_si128(_mm_shuffle_epi32(lo, 0x4e), t);
-    t = _mm_clmulepi64_si128(lo, poly, 0x00);
-    lo = _mm_xor_si128(_mm_shuffle_epi32(lo, 0x4e), t);
-    return _mm_xor_si128(hi, lo);
-}
-
-AESX_INLINE blk gf_mul(blk a, blk b)
-{
-    return gh_reduce(_mm_clmulepi64_si128(a, b, 0x00),
-                     _mm_xor_si128(_mm_clmulepi64_si128(a, b, 0x01),
-                                   _mm_clmulepi64_si128(a, b, 0x10)),
-                     _mm_clmulepi64_si128(a, b, 0x11));
-}
 
 typedef struct gh_acc {
     vec lo, mid, hi;
@@ -715,7 +678,7 @@ AESX_INLINE void gh_step(const ghash_key *g, gh_acc *a, blk y, const uint8_t *p,
 AESX_INLINE blk gh_finish(const gh_acc *a)
 {
     blk lo = V_FOLD(a->lo), hi = V_FOLD(a->hi);
-    return gh_reduce(lo, _mm_xor_si128(V_FOLD(a->mid), _mm_xor_si128(lo, hi)),
+    return gf128_reduce(lo, _mm_xor_si128(V_FOLD(a->mid), _mm_xor_si128(lo, hi)),
                      hi);
 }
 
@@ -738,14 +701,9 @@ AESX_INLINE blk ghash_blks(const ghash_key *g, blk y, const uint8_t *p,
     for (size_t i = 0; i < r; i++) {
         blk x = _mm_shuffle_epi8(blk_load(p + 16 * i), blk_bswap_mask());
         blk h = blk_load(g->htab[GHASH_POWERS - r + i]);
-        if (i == 0)
-            x = _mm_xor_si128(x, y);
-        lo = _mm_xor_si128(lo, _mm_clmulepi64_si128(x, h, 0x00));
-        hi = _mm_xor_si128(hi, _mm_clmulepi64_si128(x, h, 0x11));
-        mid = _mm_xor_si128(mid, _mm_xor_si128(_mm_clmulepi64_si128(x, h, 0x01),
-                                               _mm_clmulepi64_si128(x, h, 0x10)));
+        gf128_mul_add(&lo, &mid, &hi, i == 0 ? _mm_xor_si128(x, y) : x, h);
     }
-    return gh_reduce(lo, mid, hi);
+    return gf128_reduce(lo, mid, hi);
 }
 
 void AESX_FN(ghash_init)(ghash_key *g, const uint8_t h[16])
@@ -762,7 +720,7 @@ void AESX_FN(ghash_init)(ghash_key *g, const uint8_t h[16])
     memset(g, 0, sizeof *g);
     for (int i = 1; i <= GHASH_POWERS; i++) {
         if (i > 1)
-            p = gf_mul(p, h1);
+            p = gf128_mul(p, h1);
         blk_store(g->htab[GHASH_POWERS - i], p);
         blk_store(g->hkara[GHASH_POWERS - i],
                   _mm_xor_si128(p, _mm_shuffle_epi32(p, 0x4e)));
@@ -820,19 +778,6 @@ AESX_INLINE blk gcm_vecs(const aes_key *k, const ghash_key *g, vec *ctr, blk y,
     return y;
 }
 
-AESX_INLINE uint32_t load32_be(const uint8_t *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return __builtin_bswap32(v);
-}
-
-AESX_INLINE void store32_be(uint8_t *p, uint32_t v)
-{
-    v = __builtin_bswap32(v);
-    memcpy(p, &v, 4);
-}
-
 /* Encryption hashes the previous batch's ciphertext while it encrypts the
  * next one; the last batch is hashed on its own. Whole batches of nvec
  * vectors from *in to *out, advancing both. */
@@ -868,7 +813,7 @@ AESX_INLINE void gcm_encrypt_blocks(const aes_key *k, const ghash_key *g,
 {
     vec c = V_BCAST(_mm_shuffle_epi8(blk_load(ctr), blk_bswap_mask()));
     blk h = _mm_shuffle_epi8(blk_load(y), blk_bswap_mask());
-    uint32_t ctr_end = load32_be(ctr + 12) + (uint32_t)nblocks;
+    uint32_t ctr_end = aes_load32_be(ctr + 12) + (uint32_t)nblocks;
     if (nblocks >= 2 * AESX_BATCH)
         h = gcm_encrypt_batches(k, g, &c, h, &out, &in, &nblocks, nr,
                                 AESX_NVEC);
@@ -885,7 +830,7 @@ AESX_INLINE void gcm_encrypt_blocks(const aes_key *k, const ghash_key *g,
         gcm_vecs(k, g, &c, h, out, in, 1, (int)nblocks, nr, NULL, 0);
         h = ghash_blks(g, h, out, nblocks);
     }
-    store32_be(ctr + 12, ctr_end);
+    aes_store32_be(ctr + 12, ctr_end);
     blk_store(y, _mm_shuffle_epi8(h, blk_bswap_mask()));
 }
 
@@ -898,7 +843,7 @@ AESX_INLINE void gcm_decrypt_blocks(const aes_key *k, const ghash_key *g,
 {
     vec c = V_BCAST(_mm_shuffle_epi8(blk_load(ctr), blk_bswap_mask()));
     blk h = _mm_shuffle_epi8(blk_load(y), blk_bswap_mask());
-    uint32_t ctr_end = load32_be(ctr + 12) + (uint32_t)nblocks;
+    uint32_t ctr_end = aes_load32_be(ctr + 12) + (uint32_t)nblocks;
 #define GCM_DEC_STEP(n)                                                       \
     (h = gcm_vecs(k, g, &c, h, out, in, n, LANES, nr, in, 1),                 \
      in += AESX_VEC_BYTES * (n), out += AESX_VEC_BYTES * (n))
@@ -908,7 +853,7 @@ AESX_INLINE void gcm_decrypt_blocks(const aes_key *k, const ghash_key *g,
         h = ghash_blks(g, h, in, nblocks);
         gcm_vecs(k, g, &c, h, out, in, 1, (int)nblocks, nr, NULL, 0);
     }
-    store32_be(ctr + 12, ctr_end);
+    aes_store32_be(ctr + 12, ctr_end);
     blk_store(y, _mm_shuffle_epi8(h, blk_bswap_mask()));
 }
 

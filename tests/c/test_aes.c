@@ -11,6 +11,7 @@
 
 #include "../../kernels/registry.h"
 #include "../../kernels/aes/aes.h"
+#include "../../kernels/aes/aes_internal.h"
 #include "check.h"
 #include "emulated/emulated.h"
 #include "json.h"
@@ -20,10 +21,13 @@
 #define TRIALS 120
 
 /* aes_vaes_avx512.c on stand-in intrinsics: four blocks per vector on four
- * xmm lanes (tests/c/emulated/emulated.h). */
+ * xmm lanes (tests/c/emulated/emulated.h), its row built as aes.c builds
+ * the table's. */
 AES_DECLARE_ISA(vaes_avx512_emulated);
+AES_DECLARE_GHASH(vaes_avx512_emulated);
 static const aes_impl vaes_avx512_emulated =
-    AES_ROW("vaes-avx512 (emulated zmm)", vaes_avx512_emulated, EMULATED_CPU);
+    AES_ROW("vaes-avx512 (emulated zmm)", vaes_avx512_emulated,
+            vaes_avx512_emulated, EMULATED_CPU);
 
 static int usable(const aes_impl *impl)
 {
@@ -559,7 +563,7 @@ static void test_gcm_counter_wrap(const aes_impl *impl)
     for (int i = 0; i < 40; i++) {
         uint8_t key[32], ctr[16], ctr_want[16], y[16], y_want[16];
         size_t nblocks = 1 + check_random(&seed) % 100;
-        aes_key k;
+        aes_key k, k_want; /* each in its row's own form */
         ghash_key g, g_want;
         check_fill_random(key, sizeof key, &seed);
         check_fill_random(ctr, sizeof ctr, &seed);
@@ -570,15 +574,74 @@ static void test_gcm_counter_wrap(const aes_impl *impl)
         memcpy(ctr_want, ctr, 16);
         memcpy(y_want, y, 16);
         aes_setup(impl, &k, key, 16 + 16 * (i % 2));
+        aes_setup(generic, &k_want, key, 16 + 16 * (i % 2));
         impl->ghash_init(&g, key);
         generic->ghash_init(&g_want, key);
-        generic->gcm_encrypt(&k, &g_want, ctr_want, y_want, want, in_buf,
+        generic->gcm_encrypt(&k_want, &g_want, ctr_want, y_want, want, in_buf,
                              nblocks);
         impl->gcm_encrypt(&k, &g, ctr, y, out_buf, in_buf, nblocks);
         CHECK(memcmp(out_buf, want, 16 * nblocks) == 0 &&
                   memcmp(ctr, ctr_want, 16) == 0 && memcmp(y, y_want, 16) == 0,
               "%zu blocks from counter %s", nblocks, check_hex(ctr_want, 16));
     }
+}
+
+/* The single rounds other primitives build on (AEGIS): FIPS-197 appendix
+ * B's first round, then random states against each other and against
+ * AESENC where the CPU has it. */
+#pragma GCC push_options
+#pragma GCC target("ssse3,aes")
+#include <wmmintrin.h>
+
+#include "../../kernels/aes/aes_round_ssse3.h"
+
+static void round_ssse3(uint8_t out[16], const uint8_t in[16],
+                        const uint8_t rk[16])
+{
+    _mm_storeu_si128((__m128i *)out,
+                     aes_round_ssse3(_mm_loadu_si128((const __m128i *)in),
+                                     _mm_loadu_si128((const __m128i *)rk)));
+}
+
+static void round_aesni(uint8_t out[16], const uint8_t in[16],
+                        const uint8_t rk[16])
+{
+    _mm_storeu_si128((__m128i *)out,
+                     _mm_aesenc_si128(_mm_loadu_si128((const __m128i *)in),
+                                      _mm_loadu_si128((const __m128i *)rk)));
+}
+#pragma GCC pop_options
+
+typedef void round_fn(uint8_t out[16], const uint8_t in[16],
+                      const uint8_t rk[16]);
+
+static void test_single_round(const char *name, round_fn *round,
+                              unsigned required)
+{
+    size_t n;
+    uint8_t *in = hex_decode("193de3bea0f4e22b9ac68d2ae9f84808", &n),
+            *rk = hex_decode("a0fafe1788542cb123a339392a6c7605", &n),
+            *want = hex_decode("a49c7ff2689f352b6b5bea43026a5049", &n);
+    uint8_t got[16], ref[16], state[16], key[16];
+    uint64_t seed = 60;
+    CASE("%s: FIPS-197 appendix B round 1, == aes_round_generic on random "
+         "states, in place", name);
+    if (!cpu_supports(required)) {
+        SKIP("%s not supported by this CPU", name);
+    } else {
+        round(got, in, rk);
+        CHECK(memcmp(got, want, 16) == 0, "round 1: %s", check_hex(got, 16));
+        for (int i = 0; i < 1000; i++) {
+            check_fill_random(state, 16, &seed);
+            check_fill_random(key, 16, &seed);
+            aes_round_generic(ref, state, key);
+            round(state, state, key);
+            CHECK(memcmp(state, ref, 16) == 0, "random state %d", i);
+        }
+    }
+    free(in);
+    free(rk);
+    free(want);
 }
 
 /* The registry kernels */
@@ -713,6 +776,9 @@ int main(void)
         }
         test_gcm_counter_wrap(impl);
     }
+    test_single_round("aes_round_generic", aes_round_generic, 0);
+    test_single_round("aes_round_ssse3", round_ssse3, CPU_SSSE3);
+    test_single_round("AESENC", round_aesni, CPU_AESNI);
     test_gcm_kernel_rejects(&kernel_aes128_gcm);
     test_gcm_kernel_rejects(&kernel_aes256_gcm);
     test_gcm_kernel_rejects(&kernel_openssl_aes128_gcm);

@@ -90,11 +90,15 @@ def test_constant_time_comparison_is_clean():
 # The kernels' expected verdicts
 
 FLAGGED = [("aes128-ctr", "generic"), ("aes256-gcm", "generic"),
-           ("aes128-xts", "generic"), ("rc4", "generic")]
+           ("aes128-xts", "generic"), ("rc4", "generic"),
+           ("aegis128l", "generic")]
 CLEAN_KERNELS = ["chacha20", "xchacha20", "blake2b", "poly1305",
                  "chacha20-poly1305"]
 AES_KERNELS = ["aes128-ctr", "aes256-ctr", "aes128-cbc", "aes256-cbc",
                "aes128-xts", "aes256-xts", "aes128-gcm", "aes256-gcm"]
+# AEGIS-128L and AEGIS-256, whose state derives from the key: through
+# aesenc on aesni, through the vector-permute round on ssse3.
+AEGIS_XMM_KERNELS = ["aegis128l", "aegis256"]
 
 
 @pytest.mark.parametrize("kernel,isa", FLAGGED)
@@ -151,11 +155,20 @@ def test_blake2b_is_checked_keyed(listing, version):
         "the key (32 bytes)")
 
 
-@pytest.mark.parametrize("kernel", AES_KERNELS)
+@pytest.mark.parametrize("kernel", AES_KERNELS + AEGIS_XMM_KERNELS)
 def test_aesni_aes_is_clean(kernel, listing, version):
     if not supported(listing, kernel, "aesni"):
         pytest.skip("this CPU lacks AES-NI")
     assert verdict(kernel, "aesni", listing, version).state == "clean"
+
+
+@pytest.mark.parametrize("kernel", AEGIS_XMM_KERNELS)
+def test_ssse3_aegis_is_clean(kernel, listing, version):
+    """No AES-NI, and still constant-time: the round indexes no memory by
+    the state."""
+    v = verdict(kernel, "ssse3", listing, version)
+    assert v.state == "clean", v.summary()
+    assert "bytes of prepared key state" in v.secret, v.secret
 
 
 def test_a_keyless_kernel_has_its_message_as_the_secret(listing, version):
@@ -165,7 +178,9 @@ def test_a_keyless_kernel_has_its_message_as_the_secret(listing, version):
 
 @pytest.mark.parametrize("kernel,isa", [("chacha20", "avx512"),
                                         ("aes128-ctr", "vaes-avx2"),
-                                        ("aes128-ctr", "vaes-avx512")])
+                                        ("aes128-ctr", "vaes-avx512"),
+                                        ("aegis128x2", "vaes-avx2"),
+                                        ("aegis256x4", "vaes-avx512")])
 def test_avx512_and_vaes_are_never_clean(kernel, isa, listing, version):
     """valgrind 3.19 runs neither; cpu.c, asking valgrind's CPUID, must
     not offer them, and a row that cannot run is not checkable."""

@@ -39,6 +39,8 @@ def main(argv):
     parser.add_argument("--bin", default=Options.binary)
     parser.add_argument("--out", default=Options.out)
     parser.add_argument("--profiles", default=Options.profiles)
+    parser.add_argument("--leak", default=Options.leak, help="make "
+                        "leak-table's CSV, for the verdicts beside the rows")
     parser.add_argument("--min-time", type=float, default=Options.min_time,
                         help="seconds each benchmark samples at least "
                         "(default: the sampler's)")
@@ -52,7 +54,7 @@ def main(argv):
         raise InputError(f"{said}: make scenario NAME=<one of "
                          f"{', '.join(names)}>")
     opts = Options(args.bin, args.out, args.profiles, args.min_time,
-                   args.repetitions, args.cpu)
+                   args.repetitions, args.cpu, args.leak)
     for name in (list(SCENARIOS) if args.name == "all" else [args.name]):
         write_scenario(SCENARIOS[name], opts)
     return 0

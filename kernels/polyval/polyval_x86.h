@@ -1,0 +1,156 @@
+/* POLYVAL on x86, written once for vectors of LANES blocks: the including
+ * file first includes one of kernels/simd/lanes_{xmm,ymm,zmm}.h. With
+ * POLYVAL_ISA defined (the symbol suffix: pclmul, vpclmul_avx2,
+ * vpclmul_avx512) it also defines that row's polyval_init_<isa>,
+ * polyval_update_<isa> and polyval_mul_<isa>; without, only the
+ * force-inlined pieces below, for kernels built on POLYVAL (CGO) to hash
+ * in their own loops with keys that a POLYVAL row set up.
+ *
+ * Blocks are little-endian field elements, which is how PCLMULQDQ reads a
+ * register: no byte swap, unlike GHASH. A batch of n vectors is multiplied
+ * by the descending powers H^(n*LANES) .. H^1 (polyval_key.pow), the
+ * running hash added to its first block; the four products of each block
+ * (schoolbook: lo, hi and the two middle ones, all on the carry-less
+ * multiplier, which Karatsuba's three would not spare, since its fix-up
+ * shuffle takes the multiplier's port too) are summed over the batch and
+ * reduced once. Whole batches are PV_NVEC vectors; the rest of a message
+ * goes through batches of 4, 2 and 1 vectors and its last blocks (fewer
+ * than a vector) one by one on xmm, reduced once. Nothing is handed to
+ * another ISA's functions. */
+#ifndef CYCLEBENCH_POLYVAL_X86_H
+#define CYCLEBENCH_POLYVAL_X86_H
+
+#include <immintrin.h>
+
+#include "polyval.h"
+#include "../gf128/clmul_x86.h"
+
+#define PV_INLINE static inline __attribute__((always_inline))
+#define PV_UNROLL _Pragma("GCC unroll 8")
+#define PV_NVEC 8
+#define PV_VEC_BYTES (16 * LANES)
+#define PV_BATCH (PV_NVEC * LANES)
+
+/* A batch's products, unreduced. */
+typedef struct pv_sum {
+    vec lo, mid, hi;
+} pv_sum;
+
+PV_INLINE pv_sum pv_sum_zero(void)
+{
+    return (pv_sum){ V_ZERO(), V_ZERO(), V_ZERO() };
+}
+
+/* s += x * h, lane by lane. */
+PV_INLINE void pv_sum_add(pv_sum *s, vec x, vec h)
+{
+    s->lo = V_XOR(s->lo, V_CLMUL(x, h, 0x00));
+    s->hi = V_XOR(s->hi, V_CLMUL(x, h, 0x11));
+    s->mid = V_XOR3(s->mid, V_CLMUL(x, h, 0x01), V_CLMUL(x, h, 0x10));
+}
+
+/* The sum of every lane's product, reduced: the hash of the batch. */
+PV_INLINE __m128i pv_sum_reduce(const pv_sum *s)
+{
+    return gf128_reduce(V_FOLD(s->lo), V_FOLD(s->mid), V_FOLD(s->hi));
+}
+
+/* The powers of H for the blocks from `first` on, of a batch of `blocks`
+ * blocks (the last of which gets H). */
+PV_INLINE vec pv_powers(const polyval_key *k, int blocks, int first)
+{
+    return V_LOADU(k->pow[POLYVAL_POWERS - blocks + first]);
+}
+
+/* acc continued over the n vectors at p. */
+PV_INLINE __m128i pv_vecs(const polyval_key *k, __m128i acc, const uint8_t *p,
+                          int n)
+{
+    pv_sum s = pv_sum_zero();
+    PV_UNROLL
+    for (int j = 0; j < n; j++) {
+        vec x = V_LOADU(p + PV_VEC_BYTES * j);
+        if (j == 0)
+            x = V_XOR(x, V_ZEXT(acc));
+        pv_sum_add(&s, x, pv_powers(k, n * LANES, j * LANES));
+    }
+    return pv_sum_reduce(&s);
+}
+
+/* acc continued over r < LANES blocks at p, on xmm, reduced once. */
+PV_INLINE __m128i pv_blks(const polyval_key *k, __m128i acc, const uint8_t *p,
+                          size_t r)
+{
+    __m128i lo = _mm_setzero_si128(), mid = lo, hi = lo;
+    for (size_t i = 0; i < r; i++) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * i));
+        __m128i h = _mm_load_si128((const __m128i *)(const void *)
+                                       k->pow[POLYVAL_POWERS - r + i]);
+        gf128_mul_add(&lo, &mid, &hi, i == 0 ? _mm_xor_si128(x, acc) : x, h);
+    }
+    return r ? gf128_reduce(lo, mid, hi) : acc;
+}
+
+/* The powers H^1 .. H^n into k: four chains, H^(i+4) = H^i * H^4, so the
+ * setup waits on about n/4 products rather than n. */
+PV_INLINE void pv_init_powers(polyval_key *k, const uint8_t h[16], int n)
+{
+    __m128i p[4], h4;
+    p[0] = _mm_loadu_si128((const __m128i *)(const void *)h);
+    p[1] = gf128_mul(p[0], p[0]);
+    p[2] = gf128_mul(p[1], p[0]);
+    p[3] = gf128_mul(p[1], p[1]);
+    h4 = p[3];
+    for (int i = 1; i <= n; i++) {
+        if (i > 4)
+            p[(i - 1) % 4] = gf128_mul(p[(i - 1) % 4], h4);
+        _mm_store_si128((__m128i *)(void *)k->pow[POLYVAL_POWERS - i],
+                        p[(i - 1) % 4]);
+    }
+}
+
+#ifdef POLYVAL_ISA
+
+#define PV_PASTE2(a, b) a##_##b
+#define PV_PASTE(a, b) PV_PASTE2(a, b)
+#define PV_FN(name) PV_PASTE(name, POLYVAL_ISA)
+
+/* All the powers, though a row's own batches use PV_BATCH of them: CGO's
+ * tweak is 32 blocks, hashed with one reduction on every row. */
+void PV_FN(polyval_init)(polyval_key *k, const uint8_t h[16])
+{
+    pv_init_powers(k, h, POLYVAL_POWERS);
+}
+
+void PV_FN(polyval_update)(const polyval_key *k, uint8_t acc[16],
+                           const uint8_t *in, size_t nblocks)
+{
+    __m128i y = _mm_loadu_si128((const __m128i *)(const void *)acc);
+    for (; nblocks >= PV_BATCH; nblocks -= PV_BATCH, in += PV_VEC_BYTES * PV_NVEC)
+        y = pv_vecs(k, y, in, PV_NVEC);
+#define PV_REST(n)                                                            \
+    if (nblocks >= (n) * LANES) {                                             \
+        y = pv_vecs(k, y, in, n);                                             \
+        nblocks -= (n) * LANES;                                               \
+        in += PV_VEC_BYTES * (n);                                             \
+    }
+    PV_REST(4)
+    PV_REST(2)
+    PV_REST(1)
+#undef PV_REST
+    y = pv_blks(k, y, in, nblocks);
+    _mm_storeu_si128((__m128i *)(void *)acc, y);
+}
+
+void PV_FN(polyval_mul)(uint8_t out[16], const uint8_t x[16],
+                        const uint8_t h[16])
+{
+    _mm_storeu_si128(
+        (__m128i *)(void *)out,
+        gf128_mul(_mm_loadu_si128((const __m128i *)(const void *)x),
+                  _mm_loadu_si128((const __m128i *)(const void *)h)));
+}
+
+#endif
+
+#endif
