@@ -137,12 +137,35 @@ $(BUILD)/asan-tests/%: tests/c/%.c $(ASAN_TEST_SUPPORT_OBJ) $(ASAN_KERNEL_OBJ) $
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ASAN_FLAGS) $^ -o $@ $(LDLIBS)
 
-# test_aes also runs vaes-avx512's logic on four xmm lanes (tests/c/aes_emu4.c).
-# Under the sanitizers that instantiation took 9 minutes to compile at -O3
-# and takes 1.5 at -O1 without variable tracking; the checks are the same.
-$(BUILD)/tests/test_aes: $(BUILD)/obj/tests/c/aes_emu4.o
-$(BUILD)/asan-tests/test_aes: $(BUILD)/asan/tests/c/aes_emu4.o
-$(BUILD)/asan/tests/c/aes_emu4.o: CFLAGS += -O1 -fno-var-tracking-assignments
+# AVX-512 kernels tested where AVX-512 is missing (tests/c/emulated/emulated.h):
+# each <test program>:<kernel file> below compiles that file again against
+# plain-C stand-ins for the zmm intrinsics (tests/c/emulated/immintrin.h,
+# first on the include path) with the flags those need, its global symbols
+# suffixed _emulated, and links it into that test beside the real object.
+# Under the sanitizers they are built at -O1 without variable tracking:
+# vaes-avx512's logic took 9 minutes to compile at -O3 there, 1.5 at -O1,
+# for the same checks.
+EMULATED_KERNELS := test_aes:kernels/aes/aes_vaes_avx512.c \
+                    test_poly1305:kernels/poly1305/poly1305_avx512.c
+EMULATED_FLAGS := -Itests/c/emulated $(FLAGS_aesni) -Wno-psabi
+define emulated_kernel # <test program>:<kernel file>
+$(BUILD)/tests/$(word 1,$(subst :, ,$1)): $(BUILD)/emulated/$(basename $(word 2,$(subst :, ,$1))).o
+$(BUILD)/asan-tests/$(word 1,$(subst :, ,$1)): $(BUILD)/asan-emulated/$(basename $(word 2,$(subst :, ,$1))).o
+endef
+$(foreach e,$(EMULATED_KERNELS),$(eval $(call emulated_kernel,$e)))
+emulated_rename = nm -g --defined-only $@.tmp | awk '{ print $$3, $$3 "_emulated" }' >$@.syms && \
+    objcopy --redefine-syms=$@.syms $@.tmp $@ && rm -f $@.tmp $@.syms
+
+$(BUILD)/emulated/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(EMULATED_FLAGS) -MMD -MP -MT $@ -MF $(@:.o=.d) -c $< -o $@.tmp
+	$(emulated_rename)
+
+$(BUILD)/asan-emulated/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(ASAN_FLAGS) -O1 -fno-var-tracking-assignments $(EMULATED_FLAGS) \
+	    -MMD -MP -MT $@ -MF $(@:.o=.d) -c $< -o $@.tmp
+	$(emulated_rename)
 
 # make ctgrind's driver: the kernels with their secret marked for memcheck
 # (leak/ctgrind.h), compiled like the rest with no ISA flags; and the tests'

@@ -24,6 +24,10 @@ tally() { # <name> <command...>: run one test program, add up its counts
         set -- $counts
         passed=$((passed + $3)); failed=$((failed + $4)); skipped=$((skipped + $5))
         echo "   $3 passed, $4 failed, $5 skipped"
+        if [ $(($3 + $4 + $5)) -eq 0 ]; then
+            echo "FAIL $name reported no cases"
+            failed=$((failed + 1))
+        fi
         if [ "$status" -ne 0 ] && [ "$4" -eq 0 ]; then
             echo "FAIL $name exited $status"
             failed=$((failed + 1))
@@ -32,14 +36,28 @@ tally() { # <name> <command...>: run one test program, add up its counts
     rm -f "$log"
 }
 
+# runnable <file>: true when it can run; otherwise a failure naming it (a
+# test that lost its executable bit, a build that made no test programs).
+runnable() {
+    if [ -x "$1" ]; then
+        return 0
+    elif [ -e "$1" ]; then
+        echo "FAIL $1 is not executable: chmod +x it"
+    else
+        echo "FAIL no $1: build the tests first (make test)"
+    fi
+    failed=$((failed + 1))
+    return 1
+}
+
 for t in "$build"/tests/test_*; do
-    [ -x "$t" ] && tally "$(basename "$t")" "$t"
+    runnable "$t" && tally "$(basename "$t")" "$t"
 done
 for t in "$build"/asan-tests/test_*; do
-    [ -x "$t" ] && tally "asan $(basename "$t")" "$t"
+    runnable "$t" && tally "asan $(basename "$t")" "$t"
 done
 for t in tests/cli/*_test.sh tests/py/*_test.sh; do
-    [ -x "$t" ] && tally "$(basename "$t")" "$t" "$build/cyclebench"
+    runnable "$t" && tally "$(basename "$t")" "$t" "$build/cyclebench"
 done
 
 echo "$skipped skipped (each SKIP line above says why)"

@@ -8,17 +8,6 @@
 
 #include "aes_internal.h"
 
-/* A row: the ISA's functions and the GHASH it uses (its own, or the
- * portable one). */
-#define AES_ROW(name, isa, ghash, required)                                   \
-    {                                                                         \
-        { name, required }, aes_expand_##isa, aes_encrypt_##isa,              \
-            aes_decrypt_##isa, aes_ctr_##isa, aes_cbc_encrypt_##isa,          \
-            aes_cbc_decrypt_##isa, aes_xts_encrypt_##isa,                     \
-            aes_xts_decrypt_##isa, ghash_init_##ghash, ghash_update_##ghash,  \
-            aes_gcm_encrypt_##isa, aes_gcm_decrypt_##isa                      \
-    }
-
 /* The VAES rows also need AES-NI and PCLMULQDQ: single blocks and GHASH
  * reduction use the 128-bit forms. Every CPU with VAES has both. The
  * ssse3 row is the constant-time software AES, with the portable GHASH;

@@ -41,6 +41,17 @@ AES_DECLARE_GHASH(aesni);
 AES_DECLARE_GHASH(vaes_avx2);
 AES_DECLARE_GHASH(vaes_avx512);
 
+/* The table row of an ISA (aes.c's table; the tests' emulated row): its
+ * functions and the GHASH it uses (its own, or the portable one). */
+#define AES_ROW(name, isa, ghash, required)                                   \
+    {                                                                         \
+        { name, required }, aes_expand_##isa, aes_encrypt_##isa,              \
+            aes_decrypt_##isa, aes_ctr_##isa, aes_cbc_encrypt_##isa,          \
+            aes_cbc_decrypt_##isa, aes_xts_encrypt_##isa,                     \
+            aes_xts_decrypt_##isa, ghash_init_##ghash, ghash_update_##ghash,  \
+            aes_gcm_encrypt_##isa, aes_gcm_decrypt_##isa                      \
+    }
+
 /* FIPS-197 key expansion into k->enc and k->rounds, shared by every ISA,
  * each bringing its own SubWord (on a column, row 0 in the low byte) and
  * deriving k->dec its own way. It branches and indexes on the round only,

@@ -1,7 +1,8 @@
 /* VAES and VPCLMULQDQ on zmm: four blocks per register, thirty-two in
- * flight. The kernels are aes_x86.h's, the same source as vaes-avx2's
- * (tested wherever AVX-512 is missing); this file supplies the vector
- * primitives that kernels/simd/lanes_zmm.h does not. */
+ * flight. The kernels are aes_x86.h's, the same source as vaes-avx2's;
+ * this file supplies the vector primitives that kernels/simd/lanes_zmm.h
+ * does not. Where AVX-512 is missing the tests run this file on stand-in
+ * intrinsics (tests/c/emulated/). */
 #include <immintrin.h>
 #include <stdint.h>
 

@@ -1,8 +1,6 @@
 #include "external.h"
 
 #include <sodium.h>
-#include <stdio.h>
-#include <stdlib.h>
 
 const isa_variant external_row[2] = { { "external", 0 }, { NULL, 0 } };
 
@@ -10,12 +8,4 @@ const char *external_sodium_unavailable(const kernel *k)
 {
     (void)k;
     return sodium_init() < 0 ? "libsodium failed to initialise" : NULL;
-}
-
-void external_openssl_must(int ok, const char *what)
-{
-    if (!ok) {
-        fprintf(stderr, "cyclebench: OpenSSL failed in %s\n", what);
-        abort();
-    }
 }

@@ -1,5 +1,7 @@
 /* What every external kernel shares: the one-row table, and the argument
- * handling of its reference kernel, which decides what is valid. */
+ * handling of its reference kernel, which decides what is valid. The
+ * kernels are in openssl/ and sodium/, a file per primitive; what the
+ * OpenSSL ones share besides is openssl/evp.h. */
 #ifndef CYCLEBENCH_EXTERNAL_H
 #define CYCLEBENCH_EXTERNAL_H
 
@@ -12,17 +14,13 @@ extern const isa_variant external_row[2];
  * idempotent and thread-safe, so every call may ask). */
 const char *external_sodium_unavailable(const kernel *k);
 
-/* OpenSSL calls on fetched algorithms and checked arguments do not fail;
- * if one does, OpenSSL itself is broken and no output can be trusted, so
- * this aborts naming the call. */
-void external_openssl_must(int ok, const char *what);
-
 /* An external kernel checked against, and taking the arguments of, our
- * kernel ref (kernel.h: what it leaves unset is ref's). */
-#define EXTERNAL_KERNEL(kname, fam, ref, run_fn, unavailable_fn)             \
+ * kernel ref (kernel.h: what it leaves unset is ref's); p is its param
+ * (the OpenSSL kernels': their algorithm, openssl/evp.h). */
+#define EXTERNAL_KERNEL(kname, fam, ref, run_fn, unavailable_fn, p)          \
     {                                                                        \
         .name = kname, .family = fam, .table = external_row,                 \
-        .row_size = sizeof external_row[0], .run = run_fn,                   \
+        .row_size = sizeof external_row[0], .param = p, .run = run_fn,       \
         .reference = &ref, .unavailable = unavailable_fn,                    \
     }
 

@@ -2,8 +2,8 @@
  * the avx2 file's loop (poly1305_vector.h) one width up, with the scalar
  * core for tails and the avx2 variant for short calls (below). With 32
  * vector registers GCC's loop does not spill, so unlike the avx2 file's it
- * is all C. tests/cli/poly1305_avx512_emulated_test.sh also runs this file's
- * logic on CPUs without AVX-512, with the intrinsics replaced by plain C. */
+ * is all C. The tests also run this file on CPUs without AVX-512, against
+ * stand-in intrinsics (tests/c/emulated/emulated.h). */
 #include <immintrin.h>
 
 #include "poly1305.h"

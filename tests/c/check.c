@@ -41,8 +41,17 @@ void check_case(const char *fmt, ...)
     case_checks = case_failed = case_skipped = 0;
 }
 
+/* A check or skip before the first CASE still counts: as a case of its
+ * own, named by where it is. */
+static void open_case_at(const char *file, int line)
+{
+    if (!case_open)
+        check_case("checks before the first CASE (%s:%d)", file, line);
+}
+
 int check_that(int ok, const char *file, int line, const char *fmt, ...)
 {
+    open_case_at(file, line);
     case_checks++;
     if (ok)
         return 1;
@@ -59,9 +68,10 @@ int check_that(int ok, const char *file, int line, const char *fmt, ...)
     return 0;
 }
 
-void check_skip(const char *fmt, ...)
+void check_skip(const char *file, int line, const char *fmt, ...)
 {
     va_list ap;
+    open_case_at(file, line);
     printf("SKIP %s: ", case_name);
     va_start(ap, fmt);
     vprintf(fmt, ap);

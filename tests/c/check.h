@@ -6,7 +6,9 @@
  *   SKIP("why");                   marks the current case skipped
  *   return check_finish();         prints "# counts: P F S", exit status
  *
- * A case passes when it ran at least one check and none failed. */
+ * A case passes when it ran at least one check and none failed. A CHECK
+ * or SKIP before the first CASE is a case of its own; tests/run.sh fails a
+ * binary that reports no cases at all. */
 #ifndef CYCLEBENCH_CHECK_H
 #define CYCLEBENCH_CHECK_H
 
@@ -16,12 +18,13 @@
 void check_case(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int check_that(int ok, const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-void check_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void check_skip(const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 int check_finish(void);
 
 #define CASE(...) check_case(__VA_ARGS__)
 #define CHECK(cond, ...) check_that(!!(cond), __FILE__, __LINE__, __VA_ARGS__)
-#define SKIP(...) check_skip(__VA_ARGS__)
+#define SKIP(...) check_skip(__FILE__, __LINE__, __VA_ARGS__)
 
 /* Helpers for tests. */
 struct isa_variant;

@@ -1,7 +1,9 @@
 /* Poly1305: RFC 8439's known answers (2.5.2 and the reduction edge cases of
  * A.3) on every ISA, all-0xff keys and messages that carry through every
- * limb, messages fed in pieces, and differentials against libsodium and
- * OpenSSL over random lengths and misaligned buffers. */
+ * limb, messages fed in pieces, differentials against libsodium and OpenSSL
+ * over random lengths and misaligned buffers, and every ISA against
+ * generic at every length to 2100 bytes. The avx512 file also runs on
+ * emulated zmm intrinsics (tests/c/emulated/emulated.h). */
 #include <openssl/evp.h>
 #include <sodium.h>
 #include <stdlib.h>
@@ -10,10 +12,20 @@
 #include "../../kernels/kernel.h"
 #include "../../kernels/poly1305/poly1305.h"
 #include "check.h"
+#include "emulated/emulated.h"
 #include "vectors.h"
 
 #define MAX_LEN 4096
 #define TRIALS 300
+#define EVERY_LEN_MAX 20000
+
+/* poly1305_avx512.c on stand-in intrinsics; like the real row it hands
+ * mid-length calls to the real avx2 function. */
+poly1305_blocks_fn poly1305_blocks_avx512_emulated;
+static const poly1305_impl avx512_emulated = {
+    { "avx512 (emulated zmm)", EMULATED_CPU | CPU_AVX2 },
+    poly1305_blocks_avx512_emulated,
+};
 
 static int usable(const poly1305_impl *impl)
 {
@@ -78,19 +90,34 @@ static void test_all_ones(const poly1305_impl *impl)
     }
 }
 
-/* The state carries between calls: the vector paths convert on entry and
- * exit and compute their powers of r once. Pieces are whole blocks, some
- * too short for the vector path, some long. */
-static void auth_in_pieces(const poly1305_impl *impl, uint8_t tag[16],
-                           const uint8_t *in, size_t len, const uint8_t *key,
-                           uint64_t *seed)
+/* How much of a message the next call takes, in bytes (whole blocks). */
+typedef size_t piece_fn(uint64_t *seed);
+
+/* Some pieces too short for the vector path, some long. */
+static size_t listed_piece(uint64_t *seed)
 {
     static const size_t pieces[] = { 0, 16, 48, 64, 112, 128, 144, 512, 1040 };
+    return pieces[check_random(seed) % 9];
+}
+
+/* 0 to 39 blocks. */
+static size_t any_piece(uint64_t *seed)
+{
+    return (check_random(seed) % 40) * 16;
+}
+
+/* The state carries between calls: the vector paths convert on entry and
+ * exit and compute their powers of r once. The whole blocks go in pieces,
+ * then the padded last one. */
+static void auth_in_pieces(const poly1305_impl *impl, uint8_t tag[16],
+                           const uint8_t *in, size_t len, const uint8_t *key,
+                           piece_fn *piece, uint64_t *seed)
+{
     poly1305_state st;
     size_t done = 0, full = len - len % 16;
     poly1305_init(&st, key);
     while (done < full) {
-        size_t step = pieces[check_random(seed) % 9];
+        size_t step = piece(seed);
         if (step > full - done)
             step = full - done;
         impl->blocks(&st, in + done, step, 1);
@@ -103,6 +130,39 @@ static void auth_in_pieces(const poly1305_impl *impl, uint8_t tag[16],
         impl->blocks(&st, last, 16, 0);
     }
     poly1305_finish(&st, tag);
+}
+
+/* Every length to 2100 bytes (every vector path's entry and tail, and the
+ * hand-offs between widths) and every 97th to 20000; random keys and
+ * misaligned messages, then all 0xff; whole and in pieces. */
+static void test_every_length(const poly1305_impl *impl,
+                              const poly1305_impl *generic)
+{
+    static uint8_t buf[EVERY_LEN_MAX + 16];
+    uint64_t seed = 99;
+    CASE("poly1305 == generic at every length to 2100 and to 20000 in steps "
+         "of 97, random and all-0xff, whole and in pieces @%s", impl->v.isa);
+    if (!usable(impl))
+        return;
+    for (size_t len = 0; len <= EVERY_LEN_MAX; len += len < 2100 ? 1 : 97) {
+        for (int ones = 0; ones < 2; ones++) {
+            uint8_t key[32], got[16], pieces[16], want[16];
+            uint8_t *in = buf + (ones ? 0 : check_random(&seed) % 16);
+            if (ones) {
+                memset(key, 0xff, sizeof key);
+                memset(in, 0xff, len);
+            } else {
+                check_fill_random(key, sizeof key, &seed);
+                check_fill_random(in, len, &seed);
+            }
+            poly1305_auth(generic, want, in, len, key);
+            poly1305_auth(impl, got, in, len, key);
+            auth_in_pieces(impl, pieces, in, len, key, any_piece, &seed);
+            CHECK(memcmp(got, want, 16) == 0 && memcmp(pieces, want, 16) == 0,
+                  "len %zu %s: %s", len, ones ? "all 0xff" : "random",
+                  memcmp(got, want, 16) ? "whole" : "in pieces");
+        }
+    }
 }
 
 static int openssl_poly1305(uint8_t tag[16], const uint8_t *in, size_t len,
@@ -134,7 +194,7 @@ static void test_vs_libraries(const poly1305_impl *impl)
         check_fill_random(key, sizeof key, &seed);
         check_fill_random(in, len, &seed);
         poly1305_auth(impl, got, in, len, key);
-        auth_in_pieces(impl, pieces, in, len, key, &seed);
+        auth_in_pieces(impl, pieces, in, len, key, listed_piece, &seed);
         crypto_onetimeauth_poly1305(want, in, len, key);
         CHECK(memcmp(got, want, 16) == 0, "len %zu: libsodium disagrees", len);
         CHECK(memcmp(pieces, want, 16) == 0, "len %zu in pieces differs", len);
@@ -172,10 +232,16 @@ int main(void)
 {
     if (sodium_init() < 0)
         return 1;
-    for (const poly1305_impl *impl = poly1305_impls; impl->v.isa; impl++) {
-        test_known_answers(impl);
-        test_all_ones(impl);
-        test_vs_libraries(impl);
+    const poly1305_impl *impls[8], *generic = NULL;
+    size_t n = 0;
+    for (const poly1305_impl *impl = poly1305_impls; impl->v.isa; impl++)
+        impls[n++] = generic = impl;
+    impls[n++] = &avx512_emulated;
+    for (size_t i = 0; i < n; i++) {
+        test_known_answers(impls[i]);
+        test_all_ones(impls[i]);
+        test_vs_libraries(impls[i]);
+        test_every_length(impls[i], generic);
     }
     test_self_tests();
     return check_finish();

@@ -78,6 +78,8 @@ static sampler_config config(void)
     };
 }
 
+/* Its CHECK belongs to the case open when it is called: every caller
+ * opens its case first. */
 static sampler_result run(const sampler_config *c, model *m)
 {
     sampler_result r;
@@ -125,8 +127,8 @@ static void test_stops_when_precise(void)
 {
     sampler_config c = config();
     model m = { .cost = 1000, .spread = 0.001, .gap = 50 };
-    sampler_result r = run(&c, &m);
     CASE("steady data stops at the first check, precise");
+    sampler_result r = run(&c, &m);
     CHECK(r.precision_reached == 1, "precision not reached");
     CHECK(r.blocks == c.min_blocks, "%zu blocks, want %zu", r.blocks,
           c.min_blocks);
@@ -166,8 +168,8 @@ static void test_slow_phases_widen_the_interval(void)
      * share of k, about 0.6 k, so some 100 blocks against a steady 10. */
     model m = { .cost = 1000, .spread = 0.001, .gap = 50, .phase = 2000000,
                 .slow_share = 0.4, .slowdown = 1.08 };
-    sampler_result r = run(&c, &m);
     CASE("slow phases of the host keep it sampling until blocks agree");
+    sampler_result r = run(&c, &m);
     CHECK(r.precision_reached == 1, "precision not reached");
     CHECK(r.blocks >= 60, "stopped after %zu blocks", r.blocks);
     CHECK(fabs(r.median - 1000) < 2, "median %g is not the usual speed",
@@ -211,9 +213,9 @@ static void test_cap(void)
     /* +-50% per call in batches of 10 calls: the CI needs far more samples
      * than the cap allows. */
     model m = { .cost = 1000, .spread = 0.5, .gap = 50 };
+    CASE("the cap stops sampling that never gets precise, and says so");
     sampler_result r = run(&c, &m);
     uint64_t batch = r.calls_per_batch * 1500 + m.gap;
-    CASE("the cap stops sampling that never gets precise, and says so");
     CHECK(r.precision_reached == 0, "precision reported reached");
     CHECK(!sampler_precise(r.median, r.ci_low, r.ci_high, 0.005),
           "the CI [%g, %g] is precise after all", r.ci_low, r.ci_high);
@@ -239,8 +241,8 @@ static void test_min_time(void)
     sampler_config c = config();
     c.min_ticks = 5000000;
     model m = { .cost = 1000, .spread = 0.001, .gap = 50 };
-    sampler_result r = run(&c, &m);
     CASE("a precise median still samples for the minimum time");
+    sampler_result r = run(&c, &m);
     CHECK(r.precision_reached == 1, "precision not reached");
     CHECK(r.elapsed_ticks >= c.min_ticks, "stopped after %llu ticks",
           (unsigned long long)r.elapsed_ticks);
@@ -293,8 +295,8 @@ static void test_batch_size(void)
 {
     sampler_config c = config();
     model m = { .cost = 100, .spread = 0.001 };
-    sampler_result r = run(&c, &m);
     CASE("a batch is sized to at least batch_ticks, at most a few times it");
+    sampler_result r = run(&c, &m);
     CHECK(r.calls_per_batch * 100 >= c.batch_ticks, "%llu calls of 100",
           (unsigned long long)r.calls_per_batch);
     CHECK(r.calls_per_batch * 100 <= 4 * c.batch_ticks, "%llu calls of 100",
@@ -317,9 +319,9 @@ static void test_warmup_excluded(void)
     /* The first four calls cost 20x (cold caches, first-touch faults): the
      * first batches are sized on them, and the warm-up must regrow the
      * batch once the calls get fast. */
+    CASE("no warm-up batch enters the statistics");
     sampler_result r = run(&c, &m);
     size_t first = r.warmup_batches;
-    CASE("no warm-up batch enters the statistics");
     CHECK(first > 2 && first + r.samples == m.batches,
           "%zu warm-up + %zu samples != %llu batches", first, r.samples,
           (unsigned long long)m.batches);

@@ -86,13 +86,12 @@ done <"$tmp/list"
 
 # An empty message seals to its tag alone, which opens to nothing.
 for tag_len in 16 32; do
-    sealed=$(printf '' | "$bin" kat aegis128l --key=$k128 --nonce=$n128 --tag-len=$tag_len | hex)
-    [ ${#sealed} -eq $((2 * tag_len)) ] && ok "empty message seals to a $tag_len-byte tag" ||
-        fail "empty message sealed to '$sealed'"
-    got=$(printf '%s' "$sealed" | unhex | "$bin" kat aegis128l --key=$k128 --nonce=$n128 \
-          --tag-len=$tag_len --decrypt | wc -c)
-    [ "$got" -eq 0 ] && ok "a bare $tag_len-byte tag opens to nothing" ||
-        fail "a bare tag opened to $got bytes"
+    sealed=$(kat_hex '' aegis128l --key=$k128 --nonce=$n128 --tag-len=$tag_len)
+    status=$?
+    check "empty message seals to a $tag_len-byte tag (status $status): '$sealed'" -- \
+        [ $status -eq 0 -a ${#sealed} -eq $((2 * tag_len)) ]
+    expect_kat "a bare $tag_len-byte tag opens to nothing" "$sealed" '' \
+        aegis128l --key=$k128 --nonce=$n128 --tag-len=$tag_len --decrypt
 done
 
 expect_status "aegis128l 32-byte key" 2 00 aegis128l --key=$k256 --nonce=$n128

@@ -5,17 +5,7 @@
 # and bad flags giving one line on stderr and exit status 2. No speed is
 # asserted: the machine is shared.
 set -u
-bin=${1:-build/cyclebench}
-python=/usr/bin/python3 # Debian's, with nothing from a virtualenv
-passed=0 failed=0 skipped=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-ok()   { passed=$((passed + 1)); echo "ok   $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL $1"; }
-skip() { skipped=$((skipped + 1)); echo "SKIP $1"; }
-# check <name> <command...>: passes when the command succeeds.
-check() { local name=$1; shift; if "$@"; then ok "$name"; else fail "$name"; fi; }
+. "$(dirname "$0")/cli_lib.sh"
 
 quick=(--benchmark_min_time=0.01 --max-time=0.25 --no-system-tune)
 
@@ -24,25 +14,25 @@ quick=(--benchmark_min_time=0.01 --max-time=0.25 --no-system-tune)
     --counters=perf::PAGE-FAULTS,perf::CONTEXT-SWITCHES --results-dir="$tmp/results" \
     --benchmark_out="$tmp/out.csv" --benchmark_out_format=csv >"$tmp/stdout" 2>"$tmp/stderr"
 status=$?
-check "short memcpy run exits 0 (got $status)" [ $status -eq 0 ]
-check "progress [n/N] is shown" grep -q '^\[1/[0-9]*\] memcpy@' "$tmp/stderr"
-check "progress estimates the time left" \
+check "short memcpy run exits 0 (got $status)" -- [ $status -eq 0 ]
+check "progress [n/N] is shown" -- grep -q '^\[1/[0-9]*\] memcpy@' "$tmp/stderr"
+check "progress estimates the time left" -- \
     grep -q '^\[2/[0-9]*\] memcpy@.* elapsed, about [0-9]*:[0-9][0-9] left)$' "$tmp/stderr"
 if grep -q 'built as DEBUG' "$tmp/stderr"; then
-    check "the library's DEBUG warning is explained once" \
+    check "the library's DEBUG warning is explained once" -- \
         [ "$(grep -c "cyclebench: that warning is about Google Benchmark's own" "$tmp/stderr")" -eq 1 ]
 else
     skip "DEBUG warning note: this libbenchmark is a release build"
 fi
-check "console table is printed" grep -q '^memcpy@[a-z0-9]*/64_median' "$tmp/stdout"
-check "timestamped JSON and CSV exist" \
+check "console table is printed" -- grep -q '^memcpy@[a-z0-9]*/64_median' "$tmp/stdout"
+check "timestamped JSON and CSV exist" -- \
     compgen -G "$tmp/results/[0-9]*T[0-9]*Z.json" >/dev/null
-check "latest.json equals the timestamped JSON" \
+check "latest.json equals the timestamped JSON" -- \
     cmp -s "$tmp/results/latest.json" "$(ls "$tmp"/results/[0-9]*Z.json)"
-check "latest.csv has the counters as columns" \
+check "latest.csv has the counters as columns" -- \
     grep -q '"tsc_cycles_per_byte"' "$tmp/results/latest.csv"
-check "--benchmark_out writes the CSV asked for" grep -q '^"memcpy@' "$tmp/out.csv"
-check "no temporary files are left" [ "$(ls -A "$tmp/results" | grep -c tmp)" -eq 0 ]
+check "--benchmark_out writes the CSV asked for" -- grep -q '^"memcpy@' "$tmp/out.csv"
+check "no temporary files are left" -- [ "$(ls -A "$tmp/results" | grep -c tmp)" -eq 0 ]
 
 "$python" - "$tmp/results/latest.json" >"$tmp/py" 2>&1 <<'EOF'
 import json, sys
@@ -86,7 +76,7 @@ assert "capped at 0.25 s per benchmark" in ctx["sampling"], ctx["sampling"]
 aggregates = {b["aggregate_name"] for b in d["benchmarks"] if b["run_type"] == "aggregate"}
 assert {"median", "cv"} <= aggregates, aggregates
 EOF
-check "results JSON parses and has the context keys and counters: $(tail -1 "$tmp/py")" \
+check "results JSON parses and has the context keys and counters: $(tail -1 "$tmp/py")" -- \
     [ ! -s "$tmp/py" ]
 
 # External kernels: each passes its self-test against our kernel, or it
@@ -100,15 +90,16 @@ import json, sys
 names = {b["name"] for b in json.load(open(sys.argv[1]))["benchmarks"]}
 want = {k + "@external/509" for k in sys.argv[2].split(",")}
 assert names == want, names' "$tmp/ext.json" $externals 2>"$tmp/py"
-check "external kernels are self-tested and timed (status $status): $(tail -1 "$tmp/py")" \
-    [ $status -eq 0 ] && [ ! -s "$tmp/py" ] && ! grep -q '^skip' "$tmp/ext.err"
+check "external kernels' run exits 0 (got $status)" -- [ $status -eq 0 ]
+check "  ... times every one: $(tail -1 "$tmp/py")" -- [ ! -s "$tmp/py" ]
+check "  ... skips none: $(grep -m1 '^skip' "$tmp/ext.err")" -- lacks '^skip' "$tmp/ext.err"
 
 # The run order: at each size, ours and the peers that compute the same
 # thing back to back, so a comparison shares the moment's conditions.
 "$bin" bench --kernel=memcpy,chacha20,openssl:chacha20 --sizes=64,576 \
     '--benchmark_filter=^(chacha20@avx2|openssl:chacha20@external|memcpy@generic)/' \
     "${quick[@]}" --counters= --benchmark_format=json >"$tmp/order.json" 2>/dev/null
-check "benchmarks run grouped: a kernel and its peers at one size together" \
+check "benchmarks run grouped: a kernel and its peers at one size together" -- \
     "$python" -c '
 import json, sys
 names = [b["name"] for b in json.load(open(sys.argv[1]))["benchmarks"]]
@@ -121,21 +112,21 @@ assert len(runs) == len(set(groups)), names
 # --benchmark_min_time passes through: each benchmark samples that long.
 "$bin" bench --kernel=memcpy --isa=generic --sizes=64 --benchmark_min_time=0.3 \
     --no-system-tune --counters= --benchmark_format=json >"$tmp/min.json" 2>/dev/null
-check "--benchmark_min_time=0.3 samples at least 0.3 s" "$python" -c '
+check "--benchmark_min_time=0.3 samples at least 0.3 s" -- "$python" -c '
 import json, sys
 b = json.load(open(sys.argv[1]))["benchmarks"][0]
 assert b["real_time"] >= 0.3e9 and b["iterations"] == 1, b
 ' "$tmp/min.json"
 "$bin" bench --kernel=memcpy --isa=generic --sizes=4096 --no-system-tune \
     --counters= --benchmark_format=json >"$tmp/one.json" 2>/dev/null
-check "with no --benchmark_min_time, a run of one samples a quarter of its 2 s cap" \
+check "with no --benchmark_min_time, a run of one samples a quarter of its 2 s cap" -- \
     "$python" -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert "sampling at least 0.5 s" in d["context"]["sampling"], d["context"]
 assert 0.5e9 <= d["benchmarks"][0]["real_time"] <= 2.2e9, d["benchmarks"][0]
 ' "$tmp/one.json"
-check "with no --max-time, a run of one benchmark is capped at the most, 2 s" \
+check "with no --max-time, a run of one benchmark is capped at the most, 2 s" -- \
     "$python" -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -147,7 +138,7 @@ assert d["benchmarks"][0]["real_time"] <= 2.2e9, d["benchmarks"][0]
 if "$bin" list | grep -q '^chacha20 avx512 unsupported'; then
     "$bin" bench --kernel=chacha20 --isa=avx512 "${quick[@]}" >/dev/null 2>"$tmp/err"
     status=$?
-    check "an unsupported ISA is listed as skipped (status $status)" \
+    check "an unsupported ISA is listed as skipped (status $status)" -- \
         grep -q '^skip chacha20@avx512: unsupported on this CPU' "$tmp/err"
 else
     skip "unsupported ISA listing: this CPU has AVX-512"
@@ -162,20 +153,14 @@ sleep 1
 kill -TERM $pid
 wait $pid
 status=$?
-check "SIGTERM ends the run (status $status) and leaves no results files" \
-    [ $status -eq 143 ] && [ -z "$(ls -A "$tmp/interrupted" 2>/dev/null)" ]
+check "SIGTERM ends the run (status $status)" -- [ $status -eq 143 ]
+check "  ... and leaves no results files: $(ls -A "$tmp/interrupted" 2>/dev/null | paste -sd" ")" -- \
+    [ -z "$(ls -A "$tmp/interrupted" 2>/dev/null)" ]
 
 # expect_usage_error <name> <args...>: exit 2, one stderr line, no stdout.
 expect_usage_error() {
     local name=$1; shift
-    "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
-    local status=$? lines
-    lines=$(wc -l <"$tmp/err")
-    if [ $status -eq 2 ] && [ ! -s "$tmp/out" ] && [ "$lines" -eq 1 ]; then
-        ok "$name: $(cat "$tmp/err")"
-    else
-        fail "$name: status $status, stdout $(wc -c <"$tmp/out") bytes, stderr $lines lines: $(head -c 300 "$tmp/err")"
-    fi
+    expect_usage "$name" "$bin" "$@"
 }
 expect_usage_error "unknown counter" bench --counters=cycles,no-such-event
 expect_usage_error "empty counter name" bench --counters=cycles,,instructions
@@ -200,15 +185,14 @@ expect_usage_error "unknown subcommand" benchmark
 "$bin" bench --decrypt --kernel=aes128-cbc,chacha20 --isa=generic --sizes=64 \
     "${quick[@]}" --benchmark_repetitions=1 --results-dir="$tmp/decrypt" \
     >/dev/null 2>"$tmp/decrypt.err"
-check "bench --decrypt exits 0" [ $? -eq 0 ]
-check "bench --decrypt skips chacha20 visibly" \
+check "bench --decrypt exits 0" -- [ $? -eq 0 ]
+check "bench --decrypt skips chacha20 visibly" -- \
     grep -q '^skip chacha20@generic/64: no separate decryption' "$tmp/decrypt.err"
-check "bench --decrypt records direction and times CBC" "$python" -c '
+check "bench --decrypt records direction and times CBC" -- "$python" -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["context"]["direction"] == "decrypt"
 assert any(b["name"].startswith("aes128-cbc@generic/64") for b in d["benchmarks"])
 ' "$tmp/decrypt/latest.json"
 
-echo "# counts: $passed $failed $skipped"
-[ $failed -eq 0 ]
+finish

@@ -1,7 +1,9 @@
-# Shared by the shell tests (sourced): counters, result lines, hex helpers
-# and a scratch directory removed at exit. Each test ends with
-# `finish`, which prints the "# counts:" line tests/run.sh adds up.
+# Shared by the shell tests (sourced): counters, result lines, checks,
+# expected exit statuses and kat outputs, hex helpers and a scratch
+# directory removed at exit. Each test ends with `finish`, which prints the
+# "# counts:" line tests/run.sh adds up and exits with the verdict.
 bin=${1:-build/cyclebench}
+python=/usr/bin/python3 # Debian's, with nothing from a virtualenv
 passed=0 failed=0 skipped=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -17,53 +19,116 @@ unhex() { sed 's/../\\x&/g' | xargs -0 printf '%b' 2>/dev/null; }
 finish() {
     echo "# counts: $passed $failed $skipped"
     [ "$failed" -eq 0 ]
+    exit
 }
 
-# expect_usage <name> <command...>: exit status 2, one line on stderr,
-# nothing on stdout.
+# check <name> -- <command> [args...]: ok when the command exits 0. It runs
+# that one command and nothing else: a compound condition is a function or
+# `sh -c '...'`. Written `check NAME -- [ a ] && [ b ]`, the shell would
+# hand check [ a ] alone and run [ b ] outside it, unasserted; such lines
+# are refused below before any test runs.
+check() {
+    local name=$1
+    if [ $# -lt 3 ] || [ "$2" != -- ]; then
+        fail "$name: malformed check: write check NAME -- COMMAND [ARGS...]"
+        return 1
+    fi
+    shift 2
+    if "$@"; then
+        ok "$name"
+    else
+        fail "$name"
+        return 1
+    fi
+}
+
+# lacks <pattern> <file>: no line of the file matches (grep's pattern).
+lacks() { ! grep -q -- "$1" "$2"; }
+
+# The lines of a test script where a check goes on, outside quotes, with
+# && or || (continuation lines joined): each is a condition that escapes it.
+escaping_checks() {
+    awk '
+    function unquoted(s,    out, q, i, c) {
+        for (i = 1; i <= length(s); i++) {
+            c = substr(s, i, 1)
+            if (q == "" && c == "\\") i++
+            else if (q == "" && (c == "\"" || c == "\047")) q = c
+            else if (q == "") out = out c
+            else if (c == q) q = ""
+            else if (c == "\\" && q == "\"") i++
+        }
+        return out
+    }
+    pending != "" { pending = pending " " $0 }
+    pending == "" && /^[ \t]*check[ \t]/ { pending = $0; start = FNR }
+    pending != "" {
+        if (pending ~ /\\$/) { sub(/\\$/, "", pending); next }
+        if (unquoted(pending) ~ /&&|\|\|/) print start
+        pending = ""
+    }' "$1"
+}
+for line in $(escaping_checks "$0"); do
+    fail "$(basename "$0"):$line: a condition after && or || escapes its check: make the check's command a function"
+done
+
+# expect_exit <name> <status> <command...>: that exit status, nothing on
+# stdout and one line on stderr (shown). Stdin is the file $STDIN, or empty.
+expect_exit() {
+    local name=$1 want=$2; shift 2
+    "$@" <"${STDIN:-/dev/null}" >"$tmp/exit.out" 2>"$tmp/exit.err"
+    local status=$? lines
+    lines=$(wc -l <"$tmp/exit.err")
+    if [ $status -eq "$want" ] && [ ! -s "$tmp/exit.out" ] && [ "$lines" -eq 1 ]; then
+        ok "$name: $(cat "$tmp/exit.err")"
+    else
+        fail "$name: status $status (want $want), stdout $(wc -c <"$tmp/exit.out") bytes, stderr $lines lines: $(head -c 300 "$tmp/exit.err")"
+    fi
+}
+
+# expect_usage <name> <command...>: a usage error, exit status 2.
 expect_usage() {
     local name=$1; shift
-    "$@" >"$tmp/usage.out" 2>"$tmp/usage.err" </dev/null
-    usage_outcome "$name" $?
+    expect_exit "$name" 2 "$@"
 }
 
 # expect_usage_on <name> <input hex> <command...>: the same, with that
 # input on stdin (a message the command must refuse before reading it all).
 expect_usage_on() {
     local name=$1 input=$2; shift 2
-    printf '%s' "$input" | unhex | "$@" >"$tmp/usage.out" 2>"$tmp/usage.err"
-    usage_outcome "$name" $?
+    printf '%s' "$input" | unhex >"$tmp/usage.in"
+    STDIN=$tmp/usage.in expect_exit "$name" 2 "$@"
 }
 
-# usage_outcome <name> <status>: the verdict on the run just made.
-usage_outcome() {
-    local name=$1 status=$2 lines
-    lines=$(wc -l <"$tmp/usage.err")
-    if [ "$status" -eq 2 ] && [ ! -s "$tmp/usage.out" ] && [ "$lines" -eq 1 ]; then
-        ok "$name: $(cat "$tmp/usage.err")"
-    else
-        fail "$name: status $status, stdout $(wc -c <"$tmp/usage.out") bytes, stderr $lines lines: $(head -c 300 "$tmp/usage.err")"
-    fi
+# kat_hex <input hex> <kat args...>: kat's output in hex on stdout, and its
+# exit status as this function's; its stderr is left in $tmp/kat.err.
+kat_hex() {
+    printf '%s' "$1" | unhex >"$tmp/kat.in"
+    shift
+    "$bin" kat "$@" <"$tmp/kat.in" >"$tmp/kat.out" 2>"$tmp/kat.err"
+    local status=$?
+    hex <"$tmp/kat.out"
+    return $status
 }
 
-# expect_kat <name> <input hex> <want hex> <args...>: kat's output.
+# expect_kat <name> <input hex> <want hex> <kat args...>: kat exits 0 and
+# writes exactly want (which may be empty).
 expect_kat() {
-    local name=$1 input=$2 want=$3; shift 3
-    local got
-    got=$(printf '%s' "$input" | unhex | "$bin" kat "$@" | hex)
-    [ "$got" = "$want" ] && ok "$name" || fail "$name: got $got"
+    local name=$1 input=$2 want=$3 got status; shift 3
+    got=$(kat_hex "$input" "$@")
+    status=$?
+    if [ $status -eq 0 ] && [ "$got" = "$want" ]; then
+        ok "$name"
+    else
+        fail "$name: status $status, got '$got': $(head -c 200 "$tmp/kat.err")"
+    fi
 }
 
-# expect_status <name> <status> <input hex> <args...>: kat exits with that
-# status, one line on stderr, nothing on stdout.
+# expect_status <name> <status> <input hex> <kat args...>: kat exits with
+# that status, nothing on stdout, one line on stderr.
 expect_status() {
-    local name=$1 want=$2 input=$3; shift 3
-    printf '%s' "$input" | unhex | "$bin" kat "$@" >"$tmp/out" 2>"$tmp/err"
-    local status=$? lines
-    lines=$(wc -l <"$tmp/err")
-    if [ $status -eq "$want" ] && [ ! -s "$tmp/out" ] && [ "$lines" -eq 1 ]; then
-        ok "$name: $(cat "$tmp/err")"
-    else
-        fail "$name: status $status, stdout $(wc -c <"$tmp/out") bytes, stderr $lines lines: $(head -c 300 "$tmp/err")"
-    fi
+    local name=$1 want=$2
+    printf '%s' "$3" | unhex >"$tmp/kat.in"
+    shift 3
+    STDIN=$tmp/kat.in expect_exit "$name" "$want" "$bin" kat "$@"
 }

@@ -4,26 +4,12 @@
 set -u
 . "$(dirname "$0")/cli_lib.sh"
 
-# expect_hex <name> <want hex> <stdin text> <args...>
-expect_hex() {
-    local name=$1 want=$2 input=$3; shift 3
-    local got
-    got=$(printf '%s' "$input" | "$bin" kat "$@" | hex)
-    [ "$got" = "$want" ] && ok "$name" || fail "$name: got $got"
-}
-
 # expect_usage_error <name> <args...>: exit 2, one stderr line, no stdout.
 # The message on stdin is $INPUT, or "abc".
 expect_usage_error() {
     local name=$1; shift
-    printf '%s' "${INPUT:-abc}" | "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
-    local status=$? lines
-    lines=$(wc -l <"$tmp/err")
-    if [ $status -eq 2 ] && [ ! -s "$tmp/out" ] && [ "$lines" -eq 1 ]; then
-        ok "$name: $(cat "$tmp/err")"
-    else
-        fail "$name: status $status, stdout $(wc -c <"$tmp/out") bytes, stderr $lines lines: $(head -c 300 "$tmp/err")"
-    fi
+    printf '%s' "${INPUT:-abc}" >"$tmp/stdin"
+    STDIN=$tmp/stdin expect_usage "$name" "$bin" "$@"
 }
 
 # list: "<kernel> <isa> <supported|unsupported>" or a # comment.
@@ -41,12 +27,12 @@ for k in chacha20 chacha12 chacha8 xchacha20 xchacha12 xchacha8 blake2b lioness 
 done
 
 key=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
-sunscreen="Ladies and Gentlemen of the class of '99: If I could offer you only one tip for the future, sunscreen would be it."
+sunscreen=$(printf '%s' "Ladies and Gentlemen of the class of '99: If I could offer you only one tip for the future, sunscreen would be it." | hex)
 sunscreen_ct=6e2e359a2568f98041ba0728dd0d6981e97e7aec1d4360c20a27afccfd9fae0bf91b65c5524733ab8f593dabcd62b3571639d624e65152ab8f530c359f0861d807ca0dbf500d6a6156a38e088a22b65e52bc514d16ccf806818ce91ab77937365af90bbf74a35be6b40b8eedf2785e42874d
 while read -r kernel isa support; do
     case "$kernel" in chacha20) ;; *) continue ;; esac
     if [ "$support" = supported ]; then
-        expect_hex "kat chacha20@$isa RFC 8439 2.4.2" "$sunscreen_ct" "$sunscreen" \
+        expect_kat "kat chacha20@$isa RFC 8439 2.4.2" "$sunscreen" "$sunscreen_ct" \
             chacha20 --isa="$isa" --key=$key --nonce=000000000000004a00000000 --counter=1
     else
         skipped=$((skipped + 1)); echo "SKIP kat chacha20@$isa: unsupported on this CPU"
@@ -55,27 +41,25 @@ while read -r kernel isa support; do
 done <"$tmp/list"
 
 # RFC 7693 appendix A: BLAKE2b-512("abc").
-expect_hex "kat blake2b abc (RFC 7693 A)" \
+expect_kat "kat blake2b abc (RFC 7693 A)" 616263 \
     ba80a53f981c4d0d6a2797b69f12f6e94c212f14685ac4b74b12bb6fdbffa2d17d87c5392aab792dc252d5de4533cc9518d38aa8dbf1925ab92386edd4009923 \
-    abc blake2b
-expect_hex "kat memcpy copies" 616263 abc memcpy
+    blake2b
+expect_kat "kat memcpy copies" 616263 616263 memcpy
 
 # LIONESS: the first shared compatibility vector, both directions, through
-# the CLI (the block is binary, so compare via files).
+# the CLI.
 lioness_key=$(sed -n 's/^key=//p' tests/vectors/lioness_compat.txt | head -1)
 lioness_block=$(sed -n 's/^block=//p' tests/vectors/lioness_compat.txt | head -1)
 lioness_ct=$(sed -n 's/^ciphertext=//p' tests/vectors/lioness_compat.txt | head -1)
-printf '%s' "$lioness_block" | unhex >"$tmp/block"
-got=$("$bin" kat lioness --key="$lioness_key" <"$tmp/block" | hex)
-[ "$got" = "$lioness_ct" ] && ok "kat lioness compat vector 0" || fail "kat lioness: got $got"
-got=$(printf '%s' "$lioness_ct" | unhex | "$bin" kat lioness --key="$lioness_key" --decrypt | hex)
-[ "$got" = "$lioness_block" ] && ok "kat lioness --decrypt compat vector 0" || fail "kat lioness --decrypt: got $got"
+expect_kat "kat lioness compat vector 0" "$lioness_block" "$lioness_ct" \
+    lioness --key="$lioness_key"
+expect_kat "kat lioness --decrypt compat vector 0" "$lioness_ct" "$lioness_block" \
+    lioness --key="$lioness_key" --decrypt
 
 # lioness-x4: the vector in all four cells gives its ciphertext four times.
-cat "$tmp/block" "$tmp/block" "$tmp/block" "$tmp/block" >"$tmp/cells"
-got=$("$bin" kat lioness-x4 --key="$lioness_key" <"$tmp/cells" | hex)
-[ "$got" = "$lioness_ct$lioness_ct$lioness_ct$lioness_ct" ] &&
-    ok "kat lioness-x4 compat vector 0 in four cells" || fail "kat lioness-x4: got $got"
+expect_kat "kat lioness-x4 compat vector 0 in four cells" \
+    "$lioness_block$lioness_block$lioness_block$lioness_block" \
+    "$lioness_ct$lioness_ct$lioness_ct$lioness_ct" lioness-x4 --key="$lioness_key"
 INPUT=$(printf '%0203d' 0) expect_usage_error "lioness-x4 input of 203 bytes (not four cells)" kat lioness-x4 --key="$lioness_key"
 INPUT=$(printf '%0160d' 0) expect_usage_error "lioness-x4 cells of 40 bytes" kat lioness-x4 --key="$lioness_key"
 

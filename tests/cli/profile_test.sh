@@ -8,18 +8,9 @@
 # seccomp) skips the perf runs with the reason, and gdb refused (ptrace)
 # skips the check of counted bytes per iteration.
 set -u
-bin=$(realpath "${1:-build/cyclebench}")
+. "$(dirname "$0")/cli_lib.sh"
+bin=$(realpath "$bin")
 root=$(cd "$(dirname "$0")/../.." && pwd)
-python=/usr/bin/python3 # Debian's, with matplotlib and pytest
-passed=0 failed=0 skipped=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-ok()   { passed=$((passed + 1)); echo "ok   $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL $1"; }
-skip() { skipped=$((skipped + 1)); echo "SKIP $1"; }
-check() { local name=$1; shift; if "$@"; then ok "$name"; else fail "$name"; fi; }
-finish() { echo "# counts: $passed $failed $skipped"; [ $failed -eq 0 ]; exit; }
 supported() { "$bin" list | grep -q "^$1 $2 supported$"; }
 
 export PYTHONPATH="$root/tools" # the tools' package, as make runs it
@@ -64,7 +55,7 @@ fi
 
 # The driver: one JSON object on stdout.
 "$bin" run memcpy --size=64 --seconds=0.05 >"$tmp/run.json" 2>/dev/null
-check "run memcpy exits 0 with a JSON result" "$python" -c '
+check "run memcpy exits 0 with a JSON result" -- "$python" -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 for k in ["kernel", "isa", "size", "calls", "tsc_hz", "core_tsc_ratio",
@@ -77,7 +68,7 @@ assert d["monotonic_end"] > d["monotonic_start"]
 assert d["stage_names"] == [] and "stages" not in d
 ' "$tmp/run.json"
 "$bin" run lioness@generic --seconds=0.05 --stages >"$tmp/stages.json" 2>/dev/null
-check "run lioness --stages times its five stages" "$python" -c '
+check "run lioness --stages times its five stages" -- "$python" -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["size"] == 509 and d["isa"] == "generic"
@@ -103,16 +94,16 @@ fi
 # The Makefile passes its variables through (make -n: commands, joined).
 dry_run() { make -n -s -C "$root" "$@" 2>/dev/null | tr -d '\\' | tr '\n' ' ' | tr -s ' ' >"$tmp/make"; }
 dry_run profile KERNEL=lioness ISA=avx2 SIZE=100 SECONDS=2 OUT=o CALLGRAPH=fp
-check "make profile runs cyclebench.profile with KERNEL, ISA, SIZE, SECONDS, OUT" \
+check "make profile runs cyclebench.profile with KERNEL, ISA, SIZE, SECONDS, OUT" -- \
     grep -q "cyclebench.profile 'lioness' --isa=avx2 --call-graph=fp --bin=build/cyclebench --out=o --size=100 --seconds=2" "$tmp/make"
 dry_run diff A=chacha20@avx2 B=chacha8@avx2
-check "make diff runs cyclebench.profile.diff with A and B" \
+check "make diff runs cyclebench.profile.diff with A and B" -- \
     grep -q "cyclebench.profile.diff 'chacha20@avx2' 'chacha8@avx2' --bin=build/cyclebench --out=out" "$tmp/make"
 dry_run profile KERNEL=lioness ISA=auto
-check "make profile passes ISA=auto to the driver" \
+check "make profile passes ISA=auto to the driver" -- \
     grep -q "cyclebench.profile 'lioness' --isa=auto " "$tmp/make"
 dry_run profile KERNEL=chacha20 MCPU=znver4
-check "make profile passes MCPU" grep -q "cyclebench.profile 'chacha20' .*--mcpu=znver4" "$tmp/make"
+check "make profile passes MCPU" -- grep -q "cyclebench.profile 'chacha20' .*--mcpu=znver4" "$tmp/make"
 expect_error "profile: no kernel names the make variable" 2 "make profile KERNEL=" profile ""
 expect_error "diff: one side missing" 2 "make diff A=" diff_ chacha20 ""
 
@@ -153,22 +144,22 @@ EOF
 chmod +x "$tmp/sparse-perf" "$tmp/denied-perf"
 PERF="$tmp/sparse-perf" expect_error "profile: a run with no samples" 5 "no samples" \
     profile memcpy --seconds=0.2
-check "  ... leaves no old breakdown or plot behind" \
+check "  ... leaves no old breakdown or plot behind" -- \
     test ! -e "$tmp/out/profiles/memcpy" -a ! -e "$tmp/out/plots/memcpy-breakdown.png"
 PERF="$tmp/denied-perf" expect_error "profile: perf not permitted" 4 "perf_event_paranoid" \
     profile memcpy --seconds=0.2
 PERF="$tmp/no-such-perf" expect_error "profile: perf missing" 3 "apt-get install linux-perf" \
     profile memcpy --seconds=0.2
 expect_error "profile: unknown kernel" 2 "unknown kernel 'chacha21'" profile chacha21 --seconds=0.2
-check "  ... makes no output directory" test ! -e "$tmp/out/profiles/chacha21"
+check "  ... makes no output directory" -- test ! -e "$tmp/out/profiles/chacha21"
 expect_error "profile: unknown ISA" 2 "no ISA 'mmx'" profile lioness --isa=mmx --seconds=0.2
-check "  ... makes no output directory" test ! -e "$tmp/out/profiles/lioness@mmx"
+check "  ... makes no output directory" -- test ! -e "$tmp/out/profiles/lioness@mmx"
 if [ -n "$unsupported" ]; then
     expect_error "profile: unsupported ISA" 2 "unsupported on this machine" \
         profile chacha20 --isa="$unsupported" --seconds=0.2
 fi
 expect_error "diff: unknown kernel" 2 "unknown kernel 'chacha21'" diff_ chacha20@sse2 chacha21@sse2 --seconds=0.2
-check "  ... writes no diff" test -z "$(ls "$tmp/out/diff" 2>/dev/null)"
+check "  ... writes no diff" -- test -z "$(ls "$tmp/out/diff" 2>/dev/null)"
 
 # No prediction possible: one line naming the fix, and the profile itself
 # completes and exits 0.
@@ -194,8 +185,8 @@ expect_profile_without_prediction "profile: unknown llvm-mca model" "no model 'p
     profile memcpy --seconds=0.2 --mcpu=pentium-9000
 GDB="$tmp/no-such-gdb" profile chacha20 --size=4096 --seconds=0.2 >"$tmp/stdout" 2>"$tmp/stderr"
 status=$?
-check "profile without gdb exits 0 (got $status: $(head -c 300 "$tmp/stderr"))" [ $status -eq 0 ]
-check "  ... predicts cycles per iteration only, saying why" "$python" - \
+check "profile without gdb exits 0 (got $status: $(head -c 300 "$tmp/stderr"))" -- [ $status -eq 0 ]
+check "  ... predicts cycles per iteration only, saying why" -- "$python" - \
     "$tmp/out/profiles/chacha20/breakdown.json" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -210,13 +201,13 @@ isa=generic
 supported lioness avx2 && isa=avx2
 profile lioness --isa=$isa --seconds=1 >"$tmp/listing" 2>"$tmp/stderr"
 status=$?
-check "profile lioness@$isa exits 0 (got $status: $(head -c 300 "$tmp/stderr"))" [ $status -eq 0 ]
+check "profile lioness@$isa exits 0 (got $status: $(head -c 300 "$tmp/stderr"))" -- [ $status -eq 0 ]
 dir="$tmp/out/profiles/lioness@$isa"
 for f in perf.data report.txt breakdown.csv breakdown.json; do
-    check "  ... writes $f" test -s "$dir/$f"
+    check "  ... writes $f" -- test -s "$dir/$f"
 done
-check "  ... leaves no temporary directory" test -z "$(ls -A "$tmp/out/profiles" | grep '^\.')"
-check "  ... breakdown rows present, percentages sum to 100 +- 1, stages beside them" \
+check "  ... leaves no temporary directory" -- test -z "$(ls -A "$tmp/out/profiles" | grep '^\.')"
+check "  ... breakdown rows present, percentages sum to 100 +- 1, stages beside them" -- \
     "$python" - "$dir" "$isa" <<'EOF'
 import csv, json, sys
 d, isa = sys.argv[1], sys.argv[2]
@@ -239,8 +230,8 @@ assert {"BLAKE2b compression", "ChaCha stream"} <= parts, parts
 EOF
 profile lioness --isa=auto --seconds=0.3 >"$tmp/listing-auto" 2>"$tmp/stderr"
 status=$?
-check "profile lioness --isa=auto exits 0 (got $status: $(head -c 300 "$tmp/stderr"))" [ $status -eq 0 ]
-check "  ... says what auto ran, in lioness@auto/" "$python" - \
+check "profile lioness --isa=auto exits 0 (got $status: $(head -c 300 "$tmp/stderr"))" -- [ $status -eq 0 ]
+check "  ... says what auto ran, in lioness@auto/" -- "$python" - \
     "$tmp/out/profiles/lioness@auto/breakdown.json" "$tmp/listing-auto" <<'EOF'
 import json, re, sys
 b = json.load(open(sys.argv[1]))
@@ -250,22 +241,22 @@ assert ran and re.search(r"chacha20=\S+ blake2b=\S+ \(measured at 509 B\)", ran[
 assert "note:          --isa=auto ran chacha20=" in open(sys.argv[2]).read()
 EOF
 png="$tmp/out/plots/lioness@$isa-breakdown.png"
-check "  ... draws a non-empty PNG" test -s "$png"
-check "  ... which is a PNG" [ "$(head -c 4 "$png" | od -An -c | tr -d ' ')" = '211PNG' ]
-check "  ... prints a listing with its hottest symbol" grep -q '% .* blake2b_compress_' "$tmp/listing"
+check "  ... draws a non-empty PNG" -- test -s "$png"
+check "  ... which is a PNG" -- [ "$(head -c 4 "$png" | od -An -c | tr -d ' ')" = '211PNG' ]
+check "  ... prints a listing with its hottest symbol" -- grep -q '% .* blake2b_compress_' "$tmp/listing"
 if perf stat -x, -e cycles -- true 2>&1 | grep -q '^[0-9]'; then
-    check "  ... header names hardware cycles" grep -q '^  sampled event: hardware' "$tmp/listing"
+    check "  ... header names hardware cycles" -- grep -q '^  sampled event: hardware' "$tmp/listing"
 else
-    check "  ... header says it fell back to cpu-clock" grep -q '^  sampled event: cpu-clock' "$tmp/listing"
+    check "  ... header says it fell back to cpu-clock" -- grep -q '^  sampled event: cpu-clock' "$tmp/listing"
 fi
-check "  ... prints the stage timing beside perf's split" grep -q 'blake2b H(K2,R)' "$tmp/listing"
-check "  ... writes llvm-mca's output" grep -q '^Block RThroughput:' "$dir/mca.txt"
-check "  ... prints the prediction beside the measurement" \
+check "  ... prints the stage timing beside perf's split" -- grep -q 'blake2b H(K2,R)' "$tmp/listing"
+check "  ... writes llvm-mca's output" -- grep -q '^Block RThroughput:' "$dir/mca.txt"
+check "  ... prints the prediction beside the measurement" -- \
     grep -q "^  prediction:    measured .* core cycles/byte .*, predicted .* on .*: .*% of the model's bound" "$tmp/listing"
 if grep -q 'gdb may not trace here' "$tmp/listing"; then
     skip "  ... bytes per iteration: $(grep -o 'gdb may not trace here.*' "$tmp/listing")"
 else
-    check "  ... predicts blake2b's and chacha's loops from counted bytes per iteration" \
+    check "  ... predicts blake2b's and chacha's loops from counted bytes per iteration" -- \
         "$python" - "$dir" "$isa" <<'EOF'
 import json, os, sys
 d, isa = sys.argv[1], sys.argv[2]
@@ -296,14 +287,14 @@ a=chacha20@ssse3
 supported chacha20 avx2 && a=chacha20@avx2
 diff_ "$a" chacha20@sse2 --seconds=0.5 >"$tmp/diff.out" 2>"$tmp/stderr"
 status=$?
-check "diff $a chacha20@sse2 exits 0 (got $status: $(head -c 300 "$tmp/stderr"))" [ $status -eq 0 ]
+check "diff $a chacha20@sse2 exits 0 (got $status: $(head -c 300 "$tmp/stderr"))" -- [ $status -eq 0 ]
 txt="$tmp/out/diff/${a}_vs_chacha20@sse2.txt"
-check "  ... writes the .txt and .html" test -s "$txt" -a -s "${txt%.txt}.html"
-check "  ... aligns the two hottest symbols side by side" \
+check "  ... writes the .txt and .html" -- test -s "$txt" -a -s "${txt%.txt}.html"
+check "  ... aligns the two hottest symbols side by side" -- \
     test "$(grep -c ' | ' "$txt" 2>/dev/null)" -gt 100
-check "  ... names both symbols" grep -q "chacha_stream_xor_${a#*@}" "$txt"
-check "  ... strips addresses" test -z "$(grep -E '\b[0-9a-f]{4,} <' "$txt")"
-check "  ... summarises each side" "$python" - "$txt" "${a#*@}" <<'EOF'
+check "  ... names both symbols" -- grep -q "chacha_stream_xor_${a#*@}" "$txt"
+check "  ... strips addresses" -- test -z "$(grep -E '\b[0-9a-f]{4,} <' "$txt")"
+check "  ... summarises each side" -- "$python" - "$txt" "${a#*@}" <<'EOF'
 import re, sys
 text, isa = open(sys.argv[1]).read(), sys.argv[2]
 def row(label):

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../aes/aes.h"
-#include "external.h"
+#include "../../aes/aes.h"
+#include "../external.h"
 
 static const char *sodium_aes256gcm_unavailable(const kernel *k)
 {

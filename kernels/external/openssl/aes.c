@@ -10,47 +10,21 @@
  * CS1), which is our aes128-cbc's ordering. */
 #include <limits.h>
 #include <openssl/core_names.h>
-#include <openssl/evp.h>
 #include <openssl/params.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../aes/aes.h"
-#include "external.h"
+#include "../../aes/aes.h"
+#include "evp.h"
 
-enum ossl_cipher {
-    AES128_CTR, AES256_CTR, AES128_CBC, AES128_CBC_CTS, AES128_XTS, AES256_XTS,
-    AES128_GCM, AES256_GCM, N_CIPHERS
-};
-
-static const char *const cipher_names[N_CIPHERS] = {
-    "AES-128-CTR", "AES-256-CTR", "AES-128-CBC", "AES-128-CBC-CTS",
-    "AES-128-XTS", "AES-256-XTS", "AES-128-GCM", "AES-256-GCM",
-};
-
-static EVP_CIPHER *ciphers[N_CIPHERS];
-static pthread_once_t fetched = PTHREAD_ONCE_INIT;
-
-static void fetch_ciphers(void)
-{
-    for (int i = 0; i < N_CIPHERS; i++)
-        ciphers[i] = EVP_CIPHER_fetch(NULL, cipher_names[i], NULL);
-}
-
-/* A kernel's param is its cipher; CBC's CTS twin is the next one. */
+/* A kernel's param is its cipher; CBC also needs its CTS twin. */
 static const char *openssl_aes_unavailable(const kernel *k)
 {
-    static _Thread_local char why[96];
-    pthread_once(&fetched, fetch_ciphers);
-    for (unsigned i = k->param; i <= k->param + (k->param == AES128_CBC); i++)
-        if (!ciphers[i]) {
-            snprintf(why, sizeof why, "OpenSSL offers no %s (is the default "
-                     "provider loaded?)", cipher_names[i]);
-            return why;
-        }
-    return NULL;
+    const char *why = openssl_kernel_unavailable(k);
+    if (!why && k->param == OPENSSL_AES128_CBC)
+        why = openssl_unavailable(OPENSSL_AES128_CBC_CTS);
+    return why;
 }
 
 /* Contexts keyed for one direction: plain, and CBC's CTS twin. */
@@ -59,29 +33,27 @@ typedef struct ossl_keyed {
     int decrypt;
 } ossl_keyed;
 
-static EVP_CIPHER_CTX *keyed_ctx(unsigned cipher, const kernel_args *a)
+static EVP_CIPHER_CTX *keyed_ctx(enum openssl_algorithm cipher,
+                                 const kernel_args *a)
 {
     char cs2[] = "CS2";
     OSSL_PARAM cts_params[] = {
         OSSL_PARAM_utf8_string(OSSL_CIPHER_PARAM_CTS_MODE, cs2, 0),
         OSSL_PARAM_END,
     };
-    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
-    pthread_once(&fetched, fetch_ciphers);
-    external_openssl_must(ctx && EVP_CipherInit_ex2(ctx, ciphers[cipher], a->key.bytes, NULL,
-                                   !a->decrypt.set,
-                                   cipher == AES128_CBC_CTS ? cts_params : NULL),
-         "EVP_CipherInit_ex2");
-    if (cipher == AES128_CBC)
-        EVP_CIPHER_CTX_set_padding(ctx, 0);
+    EVP_CIPHER_CTX *ctx = openssl_keyed_ctx(
+        cipher, a->key.bytes, NULL, !a->decrypt.set,
+        cipher == OPENSSL_AES128_CBC_CTS ? cts_params : NULL);
+    openssl_must(ctx != NULL, "EVP_CipherInit_ex2");
     return ctx;
 }
 
 static void key_contexts(const kernel *k, const kernel_args *a, ossl_keyed *kd)
 {
     kd->decrypt = a->decrypt.set;
-    kd->ctx = keyed_ctx(k->param, a);
-    kd->cts = k->param == AES128_CBC ? keyed_ctx(AES128_CBC_CTS, a) : NULL;
+    kd->ctx = keyed_ctx((enum openssl_algorithm)k->param, a);
+    kd->cts = k->param == OPENSSL_AES128_CBC
+                  ? keyed_ctx(OPENSSL_AES128_CBC_CTS, a) : NULL;
 }
 
 static void free_contexts(ossl_keyed *kd)
@@ -107,26 +79,6 @@ static void openssl_aes_release(const kernel *k, kernel_args *a)
     free(a->prepared);
 }
 
-/* EVP takes int lengths; streaming modes go in chunks. */
-static void update_chunked(EVP_CIPHER_CTX *ctx, uint8_t *out,
-                           const uint8_t *in, size_t len)
-{
-    int n;
-    for (size_t done = 0, chunk; done < len; done += chunk) {
-        chunk = len - done < (1u << 30) ? len - done : (1u << 30);
-        external_openssl_must(EVP_CipherUpdate(ctx, out + done, &n, in + done, (int)chunk),
-             "EVP_CipherUpdate");
-    }
-}
-
-/* XTS and CTS take the whole message in one update. */
-static void update_whole(EVP_CIPHER_CTX *ctx, uint8_t *out, const uint8_t *in,
-                         size_t len)
-{
-    int n;
-    external_openssl_must(EVP_CipherUpdate(ctx, out, &n, in, (int)len), "EVP_CipherUpdate");
-}
-
 static int gcm_crypt(EVP_CIPHER_CTX *ctx, const kernel_args *a,
                      const uint8_t *in, size_t len, uint8_t *out)
 {
@@ -135,20 +87,19 @@ static int gcm_crypt(EVP_CIPHER_CTX *ctx, const kernel_args *a,
     if (a->decrypt.set) {
         len -= AES_GCM_TAG_BYTES;
         memcpy(tag, in + len, sizeof tag);
-        external_openssl_must(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 16, tag),
-             "EVP_CTRL_AEAD_SET_TAG");
+        openssl_must(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 16, tag),
+                     "EVP_CTRL_AEAD_SET_TAG");
     }
-    if (a->aad.len)
-        external_openssl_must(EVP_CipherUpdate(ctx, NULL, &n, a->aad.bytes, (int)a->aad.len),
-             "EVP_CipherUpdate (AAD)");
-    update_chunked(ctx, out, in, len);
+    openssl_update(ctx, NULL, a->aad.bytes, a->aad.len);
+    openssl_update(ctx, out, in, len);
     if (EVP_CipherFinal_ex(ctx, out + len, &n) <= 0) {
         memset(out, 0, len);
         return 1;
     }
     if (!a->decrypt.set)
-        external_openssl_must(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 16, out + len),
-             "EVP_CTRL_AEAD_GET_TAG");
+        openssl_must(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 16,
+                                         out + len),
+                     "EVP_CTRL_AEAD_GET_TAG");
     return 0;
 }
 
@@ -159,28 +110,28 @@ static int crypt_with(const kernel *k, const ossl_keyed *kd,
     uint8_t tweak[16];
     EVP_CIPHER_CTX *ctx = kd->cts && len % 16 ? kd->cts : kd->ctx;
     const uint8_t *iv = a->iv.bytes;
-    if (k->param == AES128_XTS || k->param == AES256_XTS) {
+    if (k->param == OPENSSL_AES128_XTS || k->param == OPENSSL_AES256_XTS) {
         if (a->sector.set)
             aes_xts_sector_tweak(tweak, a->sector.num);
         else
             memcpy(tweak, a->tweak.bytes, 16);
         iv = tweak;
     }
-    external_openssl_must(EVP_CipherInit_ex2(ctx, NULL, NULL, iv, !a->decrypt.set, NULL),
-         "EVP_CipherInit_ex2");
+    openssl_must(EVP_CipherInit_ex2(ctx, NULL, NULL, iv, !a->decrypt.set, NULL),
+                 "EVP_CipherInit_ex2");
     switch (k->param) {
-    case AES128_GCM:
-    case AES256_GCM:
+    case OPENSSL_AES128_GCM:
+    case OPENSSL_AES256_GCM:
         return gcm_crypt(ctx, a, in, len, out);
-    case AES128_XTS:
-    case AES256_XTS:
-        update_whole(ctx, out, in, len);
+    case OPENSSL_AES128_XTS:
+    case OPENSSL_AES256_XTS:
+        openssl_update_whole(ctx, out, in, len);
         return 0;
     default:
         if (ctx == kd->cts)
-            update_whole(ctx, out, in, len);
+            openssl_update_whole(ctx, out, in, len);
         else
-            update_chunked(ctx, out, in, len);
+            openssl_update(ctx, out, in, len);
         return 0;
     }
 }
@@ -205,7 +156,7 @@ static int openssl_aes_run(const kernel *k, const isa_variant *v,
 static int openssl_aes_check(const kernel *k, const kernel_args *a, size_t len,
                              char *err, size_t errlen)
 {
-    int xts = k->param == AES128_XTS || k->param == AES256_XTS;
+    int xts = k->param == OPENSSL_AES128_XTS || k->param == OPENSSL_AES256_XTS;
     size_t half = a->key.len / 2;
     if (xts && memcmp(a->key.bytes, a->key.bytes + half, half) == 0) {
         snprintf(err, errlen, "%s: OpenSSL refuses XTS keys whose two halves "
@@ -219,7 +170,7 @@ static int openssl_aes_check(const kernel *k, const kernel_args *a, size_t len,
                  k->reference->name);
         return -1;
     }
-    if (k->param == AES128_CBC && len % 16 && len > INT_MAX) {
+    if (k->param == OPENSSL_AES128_CBC && len % 16 && len > INT_MAX) {
         snprintf(err, errlen, "%s with ciphertext stealing takes at most %d "
                  "bytes (got %zu): use %s", k->name, INT_MAX, len,
                  k->reference->name);
@@ -244,16 +195,16 @@ static int openssl_aes_check(const kernel *k, const kernel_args *a, size_t len,
     }
 
 OPENSSL_AES_KERNEL(kernel_openssl_aes128_ctr, "openssl:aes-128-ctr",
-                   AES128_CTR, kernel_aes128_ctr);
+                   OPENSSL_AES128_CTR, kernel_aes128_ctr);
 OPENSSL_AES_KERNEL(kernel_openssl_aes256_ctr, "openssl:aes-256-ctr",
-                   AES256_CTR, kernel_aes256_ctr);
+                   OPENSSL_AES256_CTR, kernel_aes256_ctr);
 OPENSSL_AES_KERNEL(kernel_openssl_aes128_cbc, "openssl:aes-128-cbc",
-                   AES128_CBC, kernel_aes128_cbc);
+                   OPENSSL_AES128_CBC, kernel_aes128_cbc);
 OPENSSL_AES_KERNEL(kernel_openssl_aes128_xts, "openssl:aes-128-xts",
-                   AES128_XTS, kernel_aes128_xts);
+                   OPENSSL_AES128_XTS, kernel_aes128_xts);
 OPENSSL_AES_KERNEL(kernel_openssl_aes256_xts, "openssl:aes-256-xts",
-                   AES256_XTS, kernel_aes256_xts);
+                   OPENSSL_AES256_XTS, kernel_aes256_xts);
 OPENSSL_AES_KERNEL(kernel_openssl_aes128_gcm, "openssl:aes-128-gcm",
-                   AES128_GCM, kernel_aes128_gcm);
+                   OPENSSL_AES128_GCM, kernel_aes128_gcm);
 OPENSSL_AES_KERNEL(kernel_openssl_aes256_gcm, "openssl:aes-256-gcm",
-                   AES256_GCM, kernel_aes256_gcm);
+                   OPENSSL_AES256_GCM, kernel_aes256_gcm);

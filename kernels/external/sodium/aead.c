@@ -1,19 +1,9 @@
-/* libsodium's ChaCha20-Poly1305 (IETF), XChaCha20-Poly1305 and Poly1305
- * (crypto_onetimeauth_poly1305) as registry kernels. They take what our
- * references take; decryption verifies before it writes, as ours does. */
+/* libsodium's ChaCha20-Poly1305 (IETF) and XChaCha20-Poly1305 as registry
+ * kernels. They take what our references take; decryption verifies before
+ * it writes, as ours does. */
 #include <sodium.h>
 
-#include "external.h"
-
-static int sodium_poly1305_run(const kernel *k, const isa_variant *v,
-                               const kernel_args *a, const uint8_t *in,
-                               size_t len, uint8_t *out)
-{
-    (void)k;
-    (void)v;
-    crypto_onetimeauth_poly1305(out, in, len, a->key.bytes);
-    return 0;
-}
+#include "../external.h"
 
 typedef int aead_encrypt_fn(unsigned char *c, unsigned long long *clen,
                             const unsigned char *m, unsigned long long mlen,
@@ -66,13 +56,10 @@ static int sodium_xchacha20poly1305_run(const kernel *k, const isa_variant *v,
                     out);
 }
 
-const kernel kernel_sodium_poly1305 = EXTERNAL_KERNEL(
-    "sodium:poly1305", "poly1305", kernel_poly1305, sodium_poly1305_run,
-    external_sodium_unavailable);
 const kernel kernel_sodium_chacha20poly1305_ietf = EXTERNAL_KERNEL(
     "sodium:chacha20poly1305-ietf", "chacha20-poly1305",
     kernel_chacha20_poly1305, sodium_chacha20poly1305_run,
-    external_sodium_unavailable);
+    external_sodium_unavailable, 0);
 const kernel kernel_sodium_xchacha20poly1305 = EXTERNAL_KERNEL(
     "sodium:xchacha20poly1305", "chacha20-poly1305", kernel_xchacha20_poly1305,
-    sodium_xchacha20poly1305_run, external_sodium_unavailable);
+    sodium_xchacha20poly1305_run, external_sodium_unavailable, 0);

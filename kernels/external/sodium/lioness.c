@@ -1,50 +1,13 @@
-/* libsodium's ChaCha20 and BLAKE2b (crypto_generichash), as registry
- * kernels. libsodium picks its own fastest implementation at sodium_init;
- * both functions take every argument our references accept. */
+/* LIONESS as the registry kernel sodium:lioness, composed the way an
+ * application would with libsodium alone: its ChaCha20 (DJB layout,
+ * counter 0) and keyed crypto_generichash, rekeying BLAKE2b on every H.
+ * The anchor our lioness is measured against. */
 #include <sodium.h>
-#include <stdio.h>
 #include <string.h>
 
-#include "../lioness/lioness.h"
-#include "external.h"
+#include "../../lioness/lioness.h"
+#include "../external.h"
 
-static int sodium_chacha20_run(const kernel *k, const isa_variant *v,
-                               const kernel_args *a, const uint8_t *in,
-                               size_t len, uint8_t *out)
-{
-    (void)k;
-    (void)v;
-    uint64_t counter = a->counter.num;
-    if (a->nonce.len == crypto_stream_chacha20_ietf_NONCEBYTES)
-        crypto_stream_chacha20_ietf_xor_ic(out, in, len, a->nonce.bytes,
-                                           (uint32_t)counter, a->key.bytes);
-    else
-        crypto_stream_chacha20_xor_ic(out, in, len, a->nonce.bytes, counter,
-                                      a->key.bytes);
-    return 0;
-}
-
-static int sodium_blake2b_run(const kernel *k, const isa_variant *v,
-                              const kernel_args *a, const uint8_t *in,
-                              size_t len, uint8_t *out)
-{
-    (void)v;
-    crypto_generichash(out, kernel_out_len(k, a, len), in, len, a->key.bytes,
-                       a->key.len);
-    return 0;
-}
-
-const kernel kernel_sodium_chacha20 = EXTERNAL_KERNEL(
-    "sodium:chacha20", "chacha", kernel_chacha20, sodium_chacha20_run,
-    external_sodium_unavailable);
-
-const kernel kernel_sodium_blake2b = EXTERNAL_KERNEL(
-    "sodium:blake2b", "blake2b", kernel_blake2b, sodium_blake2b_run,
-    external_sodium_unavailable);
-
-/* LIONESS composed the way an application would with libsodium alone: its
- * ChaCha20 (DJB layout, counter 0) and keyed crypto_generichash, rekeying
- * BLAKE2b on every H. The anchor our lioness is measured against. */
 static void sodium_lioness_stream(uint8_t *block, size_t len,
                                   const uint8_t *subkey)
 {
