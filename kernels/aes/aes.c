@@ -16,7 +16,7 @@
             aes_decrypt_##isa, aes_ctr_##isa, aes_cbc_encrypt_##isa,          \
             aes_cbc_decrypt_##isa, aes_xts_encrypt_##isa,                     \
             aes_xts_decrypt_##isa, ghash_init_##ghash, ghash_update_##ghash,  \
-            aes_gcm_encrypt_##isa, aes_gcm_decrypt_##isa                      \
+            aes_gcm_encrypt_##isa, aes_gcm_decrypt_##isa, aes_xctr_##isa      \
     }
 
 /* The VAES rows also need AES-NI and PCLMULQDQ: single blocks and GHASH
@@ -32,7 +32,7 @@ const aes_impl aes_impls[] = {
     AES_ROW("ssse3", ssse3, generic, CPU_SSSE3),
     AES_ROW("generic", generic, generic, 0),
     { { NULL, 0 }, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-      NULL, NULL },
+      NULL, NULL, NULL },
 };
 
 int aes_setup(const aes_impl *impl, aes_key *k, const uint8_t *key,
@@ -54,6 +54,23 @@ void aes_ctr_xor(const aes_impl *impl, const aes_key *k, uint8_t *out,
         impl->ctr(k, ctr, out, in, full);
     if (tail) {
         impl->encrypt(k, ks, ctr, 1);
+        aes_xor_bytes(out + 16 * full, in + 16 * full, ks, tail);
+    }
+}
+
+/* A partial last block's keystream is one block of ECB on nonce ^ n: no
+ * call of the ISA's XCTR (and its vector setup) for one block. */
+void aes_xctr_xor(const aes_impl *impl, const aes_key *k, uint8_t *out,
+                  const uint8_t *in, size_t len, const uint8_t nonce[16])
+{
+    uint8_t block[16], ks[16];
+    size_t full = len / 16, tail = len % 16;
+    if (full)
+        impl->xctr(k, nonce, 1, out, in, full);
+    if (tail) {
+        memcpy(block, nonce, 16);
+        aes_store64_le(block, aes_load64_le(nonce) ^ (uint64_t)(full + 1));
+        impl->encrypt(k, ks, block, 1);
         aes_xor_bytes(out + 16 * full, in + 16 * full, ks, tail);
     }
 }

@@ -27,7 +27,8 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
     aes_blocks_fn aes_encrypt_##isa, aes_decrypt_##isa;                       \
     aes_chain_fn aes_ctr_##isa, aes_cbc_encrypt_##isa, aes_cbc_decrypt_##isa, \
         aes_xts_encrypt_##isa, aes_xts_decrypt_##isa;                         \
-    aes_gcm_fn aes_gcm_encrypt_##isa, aes_gcm_decrypt_##isa
+    aes_gcm_fn aes_gcm_encrypt_##isa, aes_gcm_decrypt_##isa;                  \
+    aes_xctr_fn aes_xctr_##isa
 #define AES_DECLARE_GHASH(isa)                                                \
     ghash_init_fn ghash_init_##isa;                                           \
     ghash_update_fn ghash_update_##isa
@@ -67,6 +68,18 @@ AES_INTERNAL_INLINE uint32_t aes_load32_le(const uint8_t *p)
 AES_INTERNAL_INLINE void aes_store32_le(uint8_t *p, uint32_t v)
 {
     memcpy(p, &v, 4);
+}
+
+AES_INTERNAL_INLINE uint64_t aes_load64_le(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+AES_INTERNAL_INLINE void aes_store64_le(uint8_t *p, uint64_t v)
+{
+    memcpy(p, &v, 8);
 }
 
 AES_INTERNAL_INLINE uint32_t aes_load32_be(const uint8_t *p)

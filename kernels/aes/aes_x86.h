@@ -333,6 +333,45 @@ void AESX_FN(aes_ctr)(const aes_key *k, uint8_t ctr[16], uint8_t *out,
 #undef CTR_CALL
 }
 
+/* XCTR: the block index xored into the nonce's low quadword (a message
+ * never reaches 2^64 blocks), each lane's index one more than the last. */
+
+AESX_INLINE void xctr_vecs(const aes_key *k, vec nonce, vec *ctr, uint8_t *out,
+                           const uint8_t *in, int n, int part, int nr)
+{
+    vec s[AESX_NVEC];
+    AESX_UNROLL
+    for (int j = 0; j < n; j++)
+        s[j] = V_XOR(nonce, V_ADD64(*ctr, V_LANE_QWORDS(j * LANES)));
+    *ctr = V_ADD64(*ctr, V_BCAST(_mm_set_epi64x(0, n * LANES)));
+    cipher_vecs(k, s, n, nr, 0);
+    store_xor_vecs(out, s, in, n, part);
+}
+
+AESX_INLINE void xctr_blocks(const aes_key *k, const uint8_t nonce[16],
+                             uint64_t first, uint8_t *out, const uint8_t *in,
+                             size_t nblocks, int nr)
+{
+    vec n0 = V_BCAST(blk_load(nonce)),
+        c = V_BCAST(_mm_set_epi64x(0, (long long)first));
+#define XCTR_STEP(n)                                                          \
+    (xctr_vecs(k, n0, &c, out, in, n, LANES, nr), in += AESX_VEC_BYTES * (n), \
+     out += AESX_VEC_BYTES * (n))
+    AESX_BATCHES(nblocks, XCTR_STEP);
+#undef XCTR_STEP
+    if (LANES > 1 && nblocks)
+        xctr_vecs(k, n0, &c, out, in, 1, (int)nblocks, nr);
+}
+
+void AESX_FN(aes_xctr)(const aes_key *k, const uint8_t nonce[16],
+                       uint64_t first, uint8_t *out, const uint8_t *in,
+                       size_t nblocks)
+{
+#define XCTR_CALL(nr) xctr_blocks(k, nonce, first, out, in, nblocks, nr)
+    AESX_BY_ROUNDS(k, XCTR_CALL);
+#undef XCTR_CALL
+}
+
 /* CBC. Encryption is one chain: the plaintext and the first round key are
  * combined off the chain, so each block costs one xor and the rounds. */
 

@@ -146,5 +146,5 @@ const aes_impl aes_emu4_impl = {
     aes_expand_emu4, aes_encrypt_emu4, aes_decrypt_emu4, aes_ctr_emu4,
     aes_cbc_encrypt_emu4, aes_cbc_decrypt_emu4, aes_xts_encrypt_emu4,
     aes_xts_decrypt_emu4, ghash_init_emu4, ghash_update_emu4,
-    aes_gcm_encrypt_emu4, aes_gcm_decrypt_emu4,
+    aes_gcm_encrypt_emu4, aes_gcm_decrypt_emu4, aes_xctr_emu4,
 };
