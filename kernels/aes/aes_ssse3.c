@@ -15,6 +15,9 @@
  * A round is a chain of dependent shuffles, so one block at a time leaves
  * most of the core idle: blocks go through in batches of AES_SSSE3_NVEC,
  * every round across the whole batch. CBC encryption, one chain, cannot.
+ * Six is the batch that went fastest on the Xeon host (against 2, 3, 4
+ * and 8; with sixteen xmm registers larger batches spill more): its
+ * dated log in docs/results/ has the measurement.
  *
  * GHASH is the portable constant-time one (ghash_update_generic): SSSE3
  * has no carry-less multiply, and a 4-bit table GHASH would index memory
@@ -25,7 +28,7 @@
 #include "aes_internal.h"
 #include "aes_round_ssse3.h"
 
-#define AES_SSSE3_NVEC 4
+#define AES_SSSE3_NVEC 6
 #define AES_SSSE3_UNROLL _Pragma("GCC unroll 8")
 #define AES_SSSE3_UNROLL_ROUNDS _Pragma("GCC unroll 14")
 
