@@ -8,15 +8,16 @@
 
 #include "aes_internal.h"
 
-/* A row: the ISA's functions and the GHASH it uses (its own, or the
- * portable one). */
-#define AES_ROW(name, isa, ghash, required)                                   \
+/* A row: the ISA's functions, the GHASH it uses (its own, or the
+ * portable one), and its XCTR with POLYVAL where it has one (or NULL). */
+#define AES_ROW(name, isa, ghash, xctr_polyval, required)                     \
     {                                                                         \
         { name, required }, aes_expand_##isa, aes_encrypt_##isa,              \
             aes_decrypt_##isa, aes_ctr_##isa, aes_cbc_encrypt_##isa,          \
             aes_cbc_decrypt_##isa, aes_xts_encrypt_##isa,                     \
             aes_xts_decrypt_##isa, ghash_init_##ghash, ghash_update_##ghash,  \
-            aes_gcm_encrypt_##isa, aes_gcm_decrypt_##isa, aes_xctr_##isa      \
+            aes_gcm_encrypt_##isa, aes_gcm_decrypt_##isa, aes_xctr_##isa,     \
+            xctr_polyval                                                      \
     }
 
 /* The VAES rows also need AES-NI and PCLMULQDQ: single blocks and GHASH
@@ -25,14 +26,16 @@
  * generic, with its T-tables, is the one that leaks. */
 const aes_impl aes_impls[] = {
     AES_ROW("vaes-avx512", vaes_avx512, vaes_avx512,
+            aes_xctr_polyval_vaes_avx512,
             CPU_VAES | CPU_VPCLMULQDQ | CPU_AVX512 | CPU_AESNI | CPU_PCLMUL),
-    AES_ROW("vaes-avx2", vaes_avx2, vaes_avx2,
+    AES_ROW("vaes-avx2", vaes_avx2, vaes_avx2, aes_xctr_polyval_vaes_avx2,
             CPU_VAES | CPU_VPCLMULQDQ | CPU_AVX2 | CPU_AESNI | CPU_PCLMUL),
-    AES_ROW("aesni", aesni, aesni, CPU_AESNI | CPU_PCLMUL | CPU_SSE41),
-    AES_ROW("ssse3", ssse3, generic, CPU_SSSE3),
-    AES_ROW("generic", generic, generic, 0),
+    AES_ROW("aesni", aesni, aesni, aes_xctr_polyval_aesni,
+            CPU_AESNI | CPU_PCLMUL | CPU_SSE41),
+    AES_ROW("ssse3", ssse3, generic, NULL, CPU_SSSE3),
+    AES_ROW("generic", generic, generic, NULL, 0),
     { { NULL, 0 }, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-      NULL, NULL, NULL },
+      NULL, NULL, NULL, NULL },
 };
 
 int aes_setup(const aes_impl *impl, aes_key *k, const uint8_t *key,
@@ -60,19 +63,39 @@ void aes_ctr_xor(const aes_impl *impl, const aes_key *k, uint8_t *out,
 
 /* A partial last block's keystream is one block of ECB on nonce ^ n: no
  * call of the ISA's XCTR (and its vector setup) for one block. */
+static void xctr_tail(const aes_impl *impl, const aes_key *k, uint8_t *out,
+                      const uint8_t *in, size_t tail, const uint8_t nonce[16],
+                      uint64_t n)
+{
+    uint8_t block[16], ks[16];
+    memcpy(block, nonce, 16);
+    aes_store64_le(block, aes_load64_le(nonce) ^ n);
+    impl->encrypt(k, ks, block, 1);
+    aes_xor_bytes(out, in, ks, tail);
+}
+
 void aes_xctr_xor(const aes_impl *impl, const aes_key *k, uint8_t *out,
                   const uint8_t *in, size_t len, const uint8_t nonce[16])
 {
-    uint8_t block[16], ks[16];
     size_t full = len / 16, tail = len % 16;
     if (full)
         impl->xctr(k, nonce, 1, out, in, full);
-    if (tail) {
-        memcpy(block, nonce, 16);
-        aes_store64_le(block, aes_load64_le(nonce) ^ (uint64_t)(full + 1));
-        impl->encrypt(k, ks, block, 1);
-        aes_xor_bytes(out + 16 * full, in + 16 * full, ks, tail);
-    }
+    if (tail)
+        xctr_tail(impl, k, out + 16 * full, in + 16 * full, tail, nonce,
+                  full + 1);
+}
+
+void aes_xctr_polyval_xor(const aes_impl *impl, const aes_key *k,
+                          const polyval_key *pk, uint8_t acc[16],
+                          uint8_t *out, const uint8_t *in, size_t len,
+                          const uint8_t nonce[16])
+{
+    size_t full = len / 16, tail = len % 16;
+    if (full)
+        impl->xctr_polyval(k, pk, nonce, 1, acc, out, in, full);
+    if (tail)
+        xctr_tail(impl, k, out + 16 * full, in + 16 * full, tail, nonce,
+                  full + 1);
 }
 
 /* Ciphertext stealing hands the ISA functions blocks it has just put

@@ -29,6 +29,8 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
         aes_xts_encrypt_##isa, aes_xts_decrypt_##isa;                         \
     aes_gcm_fn aes_gcm_encrypt_##isa, aes_gcm_decrypt_##isa;                  \
     aes_xctr_fn aes_xctr_##isa
+#define AES_DECLARE_XCTR_POLYVAL(isa)                                         \
+    aes_xctr_polyval_fn aes_xctr_polyval_##isa
 #define AES_DECLARE_GHASH(isa)                                                \
     ghash_init_fn ghash_init_##isa;                                           \
     ghash_update_fn ghash_update_##isa
@@ -38,6 +40,9 @@ AES_DECLARE_ISA(ssse3);
 AES_DECLARE_ISA(aesni);
 AES_DECLARE_ISA(vaes_avx2);
 AES_DECLARE_ISA(vaes_avx512);
+AES_DECLARE_XCTR_POLYVAL(aesni);
+AES_DECLARE_XCTR_POLYVAL(vaes_avx2);
+AES_DECLARE_XCTR_POLYVAL(vaes_avx512);
 AES_DECLARE_GHASH(aesni);
 AES_DECLARE_GHASH(vaes_avx2);
 AES_DECLARE_GHASH(vaes_avx512);

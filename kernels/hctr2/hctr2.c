@@ -119,10 +119,20 @@ static void hctr2_crypt(const hctr2_key *key, uint8_t *out, const uint8_t *in,
     (decrypt ? aes->decrypt : aes->encrypt)(&key->aes, y, x, 1);
     xor_block(s, x, y);
     xor_block(s, s, key->l);
-    aes_xctr_xor(aes, &key->aes, out + HCTR2_BLOCK_BYTES,
-                 in + HCTR2_BLOCK_BYTES, rest, s);
     memcpy(h, prefix, sizeof h);
-    hash_message(key, h, out + HCTR2_BLOCK_BYTES, rest);
+    if (aes->xctr_polyval) {
+        /* One pass: XCTR and the hash of its whole blocks, then of the
+         * partial one with HCTR2's padding. */
+        aes_xctr_polyval_xor(aes, &key->aes, &key->h, h,
+                             out + HCTR2_BLOCK_BYTES, in + HCTR2_BLOCK_BYTES,
+                             rest, s);
+        hash_message(key, h, out + len - rest % HCTR2_BLOCK_BYTES,
+                     rest % HCTR2_BLOCK_BYTES);
+    } else {
+        aes_xctr_xor(aes, &key->aes, out + HCTR2_BLOCK_BYTES,
+                     in + HCTR2_BLOCK_BYTES, rest, s);
+        hash_message(key, h, out + HCTR2_BLOCK_BYTES, rest);
+    }
     xor_block(out, y, h);
 }
 

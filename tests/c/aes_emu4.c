@@ -141,10 +141,12 @@ EMU_INLINE vec emu_set4(__m128i b0, __m128i b1, __m128i b2, __m128i b3)
 #pragma GCC pop_options
 
 AES_DECLARE_ISA(emu4);
+AES_DECLARE_XCTR_POLYVAL(emu4);
 const aes_impl aes_emu4_impl = {
     { "vaes-avx512 logic on 4 xmm lanes", CPU_AESNI | CPU_PCLMUL | CPU_SSE41 },
     aes_expand_emu4, aes_encrypt_emu4, aes_decrypt_emu4, aes_ctr_emu4,
     aes_cbc_encrypt_emu4, aes_cbc_decrypt_emu4, aes_xts_encrypt_emu4,
     aes_xts_decrypt_emu4, ghash_init_emu4, ghash_update_emu4,
     aes_gcm_encrypt_emu4, aes_gcm_decrypt_emu4, aes_xctr_emu4,
+    aes_xctr_polyval_emu4,
 };

@@ -10,6 +10,7 @@
 
 #include "../../kernels/registry.h"
 #include "../../kernels/aes/aes.h"
+#include "../../kernels/polyval/polyval.h"
 #include "aes_emu4.h"
 #include "check.h"
 #include "json.h"
@@ -637,6 +638,50 @@ static void test_xctr_vs_generic(const aes_impl *impl, size_t key_len)
     }
 }
 
+/* XCTR with POLYVAL in one pass (HCTR2's), where a row has it: the same
+ * output as its XCTR, and the same hash as POLYVAL generic of that output,
+ * from a random accumulator, over 0 to 256 blocks (every batch and rest
+ * of every row), misaligned and in place. */
+static void test_xctr_polyval(const aes_impl *impl)
+{
+    const polyval_impl *pv = polyval_find("pclmul"),
+                       *pv_generic = polyval_find("generic");
+    uint64_t seed = 75;
+    CASE("XCTR with POLYVAL == XCTR, then POLYVAL generic of its output @%s",
+         impl->v.isa);
+    if (!impl->xctr_polyval) {
+        SKIP("%s has no XCTR with POLYVAL (HCTR2 runs two passes)",
+             impl->v.isa);
+        return;
+    }
+    if (!usable(impl))
+        return;
+    for (int i = 0; i < TRIALS; i++) {
+        trial t = random_trial(&seed, 0);
+        size_t nblocks = check_random(&seed) % (MAX_LEN / 16 + 1);
+        uint64_t first = check_random(&seed);
+        uint8_t h[16], acc[16], acc_want[16];
+        aes_key k;
+        polyval_key pk, pk_generic;
+        check_fill_random(h, 16, &seed);
+        check_fill_random(acc, 16, &seed);
+        check_fill_random(t.in, 16 * nblocks, &seed);
+        memcpy(acc_want, acc, 16);
+        aes_setup(impl, &k, t.key, 16 + 16 * (size_t)(i % 2));
+        pv->init(&pk, h);
+        pv_generic->init(&pk_generic, h);
+        impl->xctr(&k, t.iv, first, want, t.in, nblocks);
+        pv_generic->update(&pk_generic, acc_want, want, nblocks);
+        impl->xctr_polyval(&k, &pk, t.iv, first, acc, t.out, t.in, nblocks);
+        CHECK(memcmp(t.out, want, 16 * nblocks) == 0 &&
+                  memcmp(acc, acc_want, 16) == 0,
+              "%zu blocks, in place %d: output %s, hash %s", nblocks,
+              t.in_place,
+              memcmp(t.out, want, 16 * nblocks) ? "differs" : "agrees",
+              check_hex(acc, 16));
+    }
+}
+
 /* The single rounds other primitives build on (AEGIS): FIPS-197 appendix
  * B's first round, then random states against each other and against
  * AESENC where the CPU has it. */
@@ -829,6 +874,7 @@ int main(void)
         test_xctr_vectors(impl, "xctr_aes256.json", 45);
         test_xctr_vs_generic(impl, 16);
         test_xctr_vs_generic(impl, 32);
+        test_xctr_polyval(impl);
     }
     test_single_round("aes_round_generic", aes_round_generic, 0);
     test_single_round("aes_round_ssse3", round_ssse3, CPU_SSSE3);
