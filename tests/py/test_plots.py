@@ -384,25 +384,77 @@ def test_lioness_breakdown_is_included_when_profiled(tmp_path):
     assert "| blake2b_compress_avx2 | 64.0 | 640 | 3.2 |" in section
 
 
-def test_disk_table_in_bytes_per_second_at_both_sector_sizes():
+def test_disk_table_in_bytes_per_second_and_ticks_at_both_sector_sizes():
     table = disk.table(measured("disk"))
-    assert table.headers()[2:4] == ["512-byte sectors (bytes/sec)",
-                                    "4096-byte sectors (bytes/sec)"]
-    assert [r.kernel for r in table.rows if r.isa in ("generic", "external")
-            ] == disk.KERNELS
+    assert table.headers()[2:6] == ["512-byte sectors (bytes/sec)",
+                                    "4096-byte sectors (bytes/sec)",
+                                    "512-byte sectors (TSC ticks/byte)",
+                                    "4096-byte sectors (TSC ticks/byte)"]
+    assert list(dict.fromkeys(r.kernel for r in table.rows)) == disk.KERNELS
     res = results.load(fixture("scenario-disk.json"))
     for kernel, isa in [("aes128-xts", "aesni"), ("xchacha20", "avx2"),
                         ("openssl:des-ede3-cbc", "external")]:
         row = next(r for r in rows_of(table, kernel) if r.isa == isa)
         assert row.values[1] == pytest.approx(
             1e9 / res.median(kernel, isa, 4096, "ns_per_byte"))
+        assert row.values[3] == res.median(kernel, isa, 4096,
+                                           "tsc_cycles_per_byte")
     assert any("sector number" in note for note in table.notes)
+    assert any("16-byte blocks" in note for note in table.notes)
 
 
 def test_disk_kernel_this_build_lacks_is_a_row_saying_so():
     table = disk.table(measured("disk", drop={"aes256-xts"}))
     row, = rows_of(table, "aes256-xts")
-    assert row.values == [None, None] and row.note.startswith("not available")
+    assert row.values == [None] * 4 and row.note.startswith("not available")
+    # The fixtures' build predates Adiantum: its rows say so too.
+    for kernel in ("adiantum", "adiantum20", "adiantum8"):
+        row, = rows_of(table, kernel)
+        assert row.note.startswith("not available")
+
+
+def test_disk_openssl_xts_with_and_without_aesni():
+    table = disk.table(measured("disk"))
+    rows = rows_of(table, "openssl:aes-128-xts")
+    assert [r.variant for r in rows] == ["external", "external, no AES-NI"]
+    # The fixture has neither run of them: rows saying so, not numbers.
+    assert all(r.values == [None] * 4 for r in rows)
+
+
+def ctgrind_report(leak_dir, variant, verdict):
+    leak_dir.mkdir(parents=True, exist_ok=True)
+    (leak_dir / f"{variant}.ctgrind.txt").write_text(
+        f"# ctgrind {variant}: valgrind-3.19.0 memcheck; secret: the key\n"
+        f"{verdict}\nte_column kernels/aes/aes_generic.c:151 (address)\n")
+
+
+def test_disk_rows_carry_the_ctgrind_verdict_of_their_report(tmp_path):
+    ctgrind_report(tmp_path, "aes128-xts@aesni", "clean")
+    ctgrind_report(tmp_path, "aes128-xts@generic", "8 sites")
+    m = measured("disk")
+    m.leak_dir = str(tmp_path)
+    table = disk.table(m)
+    notes = {r.isa: r.note for r in rows_of(table, "aes128-xts")}
+    assert notes["aesni"].endswith("ctgrind: clean")
+    assert notes["generic"].endswith("ctgrind: 8 sites")
+    assert notes["vaes-avx2"].endswith(
+        "ctgrind: not checked (make ctgrind KERNEL=aes128-xts ISA=vaes-avx2)")
+    # The seed's other rows are as they were: no verdict.
+    assert not any("ctgrind" in r.note for r in rows_of(table, "memcpy"))
+
+
+def test_disk_verdicts_ignore_a_report_older_than_the_driver(tmp_path):
+    ctgrind_report(tmp_path, "aes128-xts@aesni", "clean")
+    driver = tmp_path / "ctgrind-driver"
+    driver.write_text("#!/bin/sh\n")
+    driver.chmod(0o755)
+    report = tmp_path / "aes128-xts@aesni.ctgrind.txt"
+    os.utime(report, (1, 1))
+    verdicts = disk.Verdicts(str(tmp_path), str(driver))
+    assert verdicts.fresh_report("aes128-xts", "aesni") is None
+    os.utime(report, None)
+    os.utime(driver, (1, 1))
+    assert verdicts.fresh_report("aes128-xts", "aesni") == "clean"
 
 
 def test_aead_table_in_openssl_speed_units_best_and_generic():

@@ -48,19 +48,25 @@ def add_best_and_generic(t, m, kernel):
                 "our generic C"
 
 
-def add_with_and_without_aesni(t, m, kernel):
+def add_with_and_without_aesni(t, m, kernel, row_values=values):
+    """An OpenSSL kernel's rows from the default run and the run with
+    AES-NI masked (row_values as Table.add_variants takes it): {run label:
+    its rows}."""
     if kernel not in m.registry:
-        t.add_variants(m, kernel, values)  # the "not available" row
-        return
+        t.add_variants(m, kernel, row_values)  # the "not available" row
+        return {}
+    added = {}
     for label, note in [("default", "OpenSSL as it runs by default"),
                         ("no-aesni", "OPENSSL_ia32cap clears AES-NI and "
                                      "PCLMULQDQ")]:
-        for row in t.add_variants(m, kernel, values,
-                                  results=m.runs.get(label, NOT_RUN)):
+        added[label] = t.add_variants(m, kernel, row_values,
+                                      results=m.runs.get(label, NOT_RUN))
+        for row in added[label]:
             if row.isa == "external" and label == "no-aesni":
                 row.label = "external, no AES-NI"
             if row.isa == "external" and not row.note:
                 row.note = note
+    return added
 
 
 def chart(t, m):

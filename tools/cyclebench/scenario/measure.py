@@ -50,6 +50,8 @@ class Measured:
     registry: kernel_registry.Registry
     runs: dict
     profiles_dir: str = "out/profiles"
+    leak_dir: str = None  # `make ctgrind`'s reports; None: no verdicts
+    ctgrind_driver: str = None  # checks what has no report; None: none
 
     @property
     def results(self):
@@ -71,6 +73,8 @@ class Options:
     min_time: float = None  # None: the sampler's default
     repetitions: int = 1    # the sampler pins each median within a run
     cpu: int = None  # None: the bench's default CPU
+    leak: str = "out/leak"  # ctgrind reports, read and written
+    ctgrind_driver: str = None  # None: verdicts from reports only
 
 
 # What the tables read
@@ -147,4 +151,5 @@ def measure(scenario, opts):
             print(f"scenario {scenario.name}: {commands[-1]}", file=sys.stderr)
             runs[label], raws[label] = run_bench(scenario, kernels, opts,
                                                  env, label, registry, args)
-    return Measured(registry, runs, opts.profiles), raws, commands
+    return Measured(registry, runs, opts.profiles, opts.leak,
+                    opts.ctgrind_driver), raws, commands
