@@ -49,16 +49,25 @@ void polyval_finish(const polyval_impl *impl, const polyval_key *k,
     impl->update(k, acc, last, 1);
 }
 
+/* The hash of msg under a set-up key, into tag only at the end: tag may
+ * be msg's own first bytes. */
+static void hash_with(const polyval_impl *impl, const polyval_key *k,
+                      uint8_t tag[16], const uint8_t *msg, size_t len)
+{
+    uint8_t acc[16] = { 0 };
+    size_t whole = len / POLYVAL_BLOCK_BYTES;
+    impl->update(k, acc, msg, whole);
+    polyval_finish(impl, k, acc, msg + POLYVAL_BLOCK_BYTES * whole,
+                   len % POLYVAL_BLOCK_BYTES);
+    memcpy(tag, acc, 16);
+}
+
 void polyval_hash(const polyval_impl *impl, uint8_t tag[16],
                   const uint8_t h[16], const uint8_t *msg, size_t len)
 {
     polyval_key k;
-    size_t whole = len / POLYVAL_BLOCK_BYTES;
-    memset(tag, 0, 16);
     impl->init(&k, h);
-    impl->update(&k, tag, msg, whole);
-    polyval_finish(impl, &k, tag, msg + POLYVAL_BLOCK_BYTES * whole,
-                   len % POLYVAL_BLOCK_BYTES);
+    hash_with(impl, &k, tag, msg, len);
 }
 
 /* The registry kernel. The key's powers are set up by prepare, outside the
@@ -94,16 +103,11 @@ static int polyval_run(const kernel *k, const isa_variant *v,
 {
     const polyval_impl *impl = (const polyval_impl *)v;
     const polyval_prepared *p = a->prepared;
-    size_t whole = len / POLYVAL_BLOCK_BYTES;
     (void)k;
-    if (!p || p->impl != impl) {
+    if (p && p->impl == impl)
+        hash_with(impl, &p->key, out, in, len);
+    else
         polyval_hash(impl, out, a->key.bytes, in, len);
-        return 0;
-    }
-    memset(out, 0, POLYVAL_BLOCK_BYTES);
-    impl->update(&p->key, out, in, whole);
-    polyval_finish(impl, &p->key, out, in + POLYVAL_BLOCK_BYTES * whole,
-                   len % POLYVAL_BLOCK_BYTES);
     return 0;
 }
 

@@ -94,7 +94,8 @@ const polyval_impl *polyval_best(void);
 void polyval_finish(const polyval_impl *impl, const polyval_key *k,
                     uint8_t acc[16], const uint8_t *tail, size_t len);
 
-/* tag = POLYVAL under key h of msg zero-padded to whole blocks. */
+/* tag = POLYVAL under key h of msg zero-padded to whole blocks; tag may
+ * overlap msg. */
 void polyval_hash(const polyval_impl *impl, uint8_t tag[16],
                   const uint8_t h[16], const uint8_t *msg, size_t len);
 
