@@ -182,12 +182,9 @@ plots: bench-deps
 	$(PYTOOL) cyclebench.plot '$(or $(RESULTS),out/results/latest.json)' \
 	    --out=out/plots $(if $(CLOCK),--clock=$(CLOCK))
 
-# A scenario's ctgrind verdicts (disk) come from $(OUT)/leak's reports, or
-# are checked then by the driver.
 scenario: bench-deps
-	$(call build_parallel,$(BUILD)/cyclebench $(CTGRIND_DRIVER))
+	$(call build_parallel,$(BUILD)/cyclebench)
 	$(PYTOOL) cyclebench.scenario '$(NAME)' --bin=$(BUILD)/cyclebench \
-	    --leak=$(OUT)/leak --driver=$(CTGRIND_DRIVER) \
 	    --out=out/scenarios $(if $(REPS),--repetitions=$(REPS)) \
 	    $(if $(MIN_TIME),--min-time=$(MIN_TIME)) $(if $(CPU),--cpu=$(CPU))
 

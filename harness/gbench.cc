@@ -228,31 +228,58 @@ void gb_add_context(const char *key, const char *value)
 // The filter as RunSpecifiedBenchmarks applies it (a POSIX extended regex
 // searched in the name, "all" for everything, a leading '-' negating),
 // because 1.7.1 has no public way to ask which benchmarks it selects.
+struct filter {
+    regex_t re;
+    bool negative;
+    bool matches(const std::string &name) const
+    {
+        return (regexec(&re, name.c_str(), 0, nullptr, 0) == 0) != negative;
+    }
+};
+
+// Returns 0, or -1 with the reason in err.
+static int compile_filter(filter &f, char *err, size_t errlen)
+{
+    std::string given = benchmark::GetBenchmarkFilter();
+    std::string spec = given.empty() || given == "all" ? "." : given;
+    f.negative = spec[0] == '-';
+    if (f.negative)
+        spec.erase(0, 1);
+    int rc = regcomp(&f.re, spec.c_str(), REG_EXTENDED | REG_NOSUB);
+    if (rc == 0)
+        return 0;
+    char why[128];
+    regerror(rc, &f.re, why, sizeof why);
+    std::snprintf(err, errlen, "--benchmark_filter='%s' is not a valid "
+                  "extended regex (%s)", given.c_str(), why);
+    return -1;
+}
+
 long gb_count_selected(char *err, size_t errlen)
 {
-    std::string filter = benchmark::GetBenchmarkFilter();
-    std::string spec = filter.empty() || filter == "all" ? "." : filter;
-    bool negative = spec[0] == '-';
-    if (negative)
-        spec.erase(0, 1);
-    regex_t re;
-    int rc = regcomp(&re, spec.c_str(), REG_EXTENDED | REG_NOSUB);
-    if (rc != 0) {
-        char why[128];
-        regerror(rc, &re, why, sizeof why);
-        std::snprintf(err, errlen, "--benchmark_filter='%s' is not a valid "
-                      "extended regex (%s)", filter.c_str(), why);
+    filter f;
+    if (compile_filter(f, err, errlen))
         return -1;
-    }
     long n = 0;
     for (const std::string &name : registered)
-        n += (regexec(&re, name.c_str(), 0, nullptr, 0) == 0) != negative;
-    regfree(&re);
+        n += f.matches(name);
+    regfree(&f.re);
     if (n == 0)
         std::snprintf(err, errlen, "no benchmark matches --benchmark_filter='%s'"
                       ": see the names with --benchmark_list_tests=true",
-                      filter.c_str());
+                      benchmark::GetBenchmarkFilter().c_str());
     return n;
+}
+
+int gb_selected(const char *name)
+{
+    filter f;
+    char err[256];
+    if (compile_filter(f, err, sizeof err))
+        return 0;
+    int selected_here = f.matches(name);
+    regfree(&f.re);
+    return selected_here;
 }
 
 long gb_run(const gb_format *formats, char **reports, size_t n_reports,
@@ -304,6 +331,11 @@ void gb_state_set_counter(gb_state *s, const char *name, double value,
 {
     state_of(s).counters[name] =
         benchmark::Counter(value, static_cast<benchmark::Counter::Flags>(flags));
+}
+
+void gb_state_set_label(gb_state *s, const char *label)
+{
+    state_of(s).SetLabel(label);
 }
 
 void gb_state_skip_with_error(gb_state *s, const char *message)

@@ -58,6 +58,10 @@ void gb_add_context(const char *key, const char *value);
  * the reason in err when it is not a valid regex or selects none. */
 long gb_count_selected(char *err, size_t errlen);
 
+/* Whether --benchmark_filter selects the benchmark of this name (0 when the
+ * filter is not a valid regex: gb_count_selected says why). */
+int gb_selected(const char *name);
+
 /* Run the registered benchmarks that --benchmark_filter selects: the table
  * on stdout, progress "[n/N] name" on stderr. reports[i] receives the whole
  * report in formats[i], malloc'd (free it). Returns how many benchmarks
@@ -74,6 +78,8 @@ int gb_state_keep_running_batch(gb_state *s, uint64_t n);
 void gb_state_set_bytes_processed(gb_state *s, int64_t bytes);
 void gb_state_set_counter(gb_state *s, const char *name, double value,
                           gb_counter_flags flags);
+/* The run's "label" in the reports (what an @auto benchmark ran). */
+void gb_state_set_label(gb_state *s, const char *label);
 void gb_state_skip_with_error(gb_state *s, const char *message);
 
 /* As benchmark::DoNotOptimize and benchmark::ClobberMemory: compiler

@@ -62,15 +62,17 @@ size_t kernel_batch(const kernel *k)
     return batch ? batch : 1;
 }
 
-size_t kernel_tag_len(const kernel *k)
+size_t kernel_tag_len(const kernel *k, const kernel_args *a)
 {
+    if (a && a->tag_len.set && kernel_spec_find(k, KOPT_TAG_LEN))
+        return (size_t)a->tag_len.num;
     return k->tag_len || !k->reference ? k->tag_len : k->reference->tag_len;
 }
 
 size_t kernel_out_len(const kernel *k, const kernel_args *a, size_t len)
 {
     const kernel *owner = k->out_len || !k->reference ? k : k->reference;
-    size_t tag = kernel_tag_len(k);
+    size_t tag = kernel_tag_len(k, a);
     if (owner->out_len)
         return owner->out_len(owner, a, len);
     if (!a->decrypt.set)
@@ -153,14 +155,14 @@ static int check_spec(const kernel *k, const kernel_args *a, char *err,
 int kernel_check(const kernel *k, const kernel_args *a, size_t len,
                  char *err, size_t errlen)
 {
-    size_t min = kernel_min_len(k);
+    size_t min = kernel_min_len(k), tag = kernel_tag_len(k, a);
     const char *why = min_len_why(k);
     if (check_spec(k, a, err, errlen))
         return -1;
-    if (a->decrypt.set && len < kernel_tag_len(k)) {
+    if (a->decrypt.set && len < tag) {
         snprintf(err, errlen, "%s --decrypt reads the ciphertext then its "
-                 "%zu-byte tag: at least %zu bytes (got %zu)", k->name,
-                 kernel_tag_len(k), kernel_tag_len(k), len);
+                 "%zu-byte tag: at least %zu bytes (got %zu)", k->name, tag,
+                 tag, len);
         return -1;
     }
     if (len < min) {
@@ -245,6 +247,26 @@ const isa_variant *kernel_generic_variant(const kernel *k)
     for (size_t i = 0; (v = kernel_variant_at(k, i)); i++)
         last = v;
     return last;
+}
+
+size_t kernel_n_parts(const kernel *k)
+{
+    size_t n = 0;
+    while (n < KERNEL_MAX_PARTS && k->parts[n])
+        n++;
+    return n;
+}
+
+void kernel_compose(const kernel *k, const isa_variant *const part[],
+                    isa_variant *row)
+{
+    uint32_t required = 0;
+    memset(row, 0, k->row_size);
+    k->compose(k, part, row);
+    for (size_t i = 0; i < kernel_n_parts(k); i++)
+        required |= part[i]->required;
+    row->isa = KERNEL_AUTO_ISA;
+    row->required = required;
 }
 
 /* Lengths around every block and batch boundary a variant may have

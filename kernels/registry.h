@@ -8,9 +8,9 @@
 #include "kernel.h"
 
 #define CYCLEBENCH_KERNELS(X)                                                \
-    X(chacha20) X(chacha12) X(chacha8)                                       \
+    X(chacha20) X(chacha12) X(chacha8) X(chacha20_x2)                        \
     X(xchacha20) X(xchacha12) X(xchacha8)                                    \
-    X(blake2b)                                                               \
+    X(blake2b) X(blake2b_x4)                                                 \
     X(lioness) X(lioness12) X(lioness8) X(lioness_x4)                        \
     X(aes128_ctr) X(aes256_ctr)                                              \
     X(aes128_cbc) X(aes256_cbc)                                              \
@@ -18,8 +18,11 @@
     X(aes128_gcm) X(aes256_gcm)                                              \
     X(aes128_xctr) X(aes256_xctr)                                            \
     X(aes128_hctr2) X(aes256_hctr2)                                          \
+    X(adiantum) X(adiantum20) X(adiantum8)                                   \
     X(poly1305) X(chacha20_poly1305) X(xchacha20_poly1305)                   \
     X(polyval)                                                               \
+    X(aegis128l) X(aegis256) X(aegis128x2) X(aegis128x4)                     \
+    X(aegis256x2) X(aegis256x4)                                              \
     X(rc4)                                                                   \
     X(tor_relay_cell)                                                        \
     X(memcpy)                                                                \

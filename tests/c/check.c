@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../../kernels/cpu.h"
+
 static char case_name[256];
 static int case_open, case_checks, case_failed, case_skipped;
 static int n_passed, n_failed, n_skipped;
@@ -98,4 +100,20 @@ void check_fill_random(uint8_t *p, size_t n, uint64_t *seed)
 {
     for (size_t i = 0; i < n; i++)
         p[i] = (uint8_t)check_random(seed);
+}
+
+int check_usable(const isa_variant *v)
+{
+    if (cpu_supports(v->required))
+        return 1;
+    SKIP("%s not supported by this CPU", v->isa);
+    return 0;
+}
+
+int check_all_zero(const uint8_t *p, size_t n)
+{
+    uint8_t acc = 0;
+    for (size_t i = 0; i < n; i++)
+        acc |= p[i];
+    return acc == 0;
 }

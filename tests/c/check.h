@@ -24,6 +24,10 @@ int check_finish(void);
 #define SKIP(...) check_skip(__VA_ARGS__)
 
 /* Helpers for tests. */
+struct isa_variant;
+/* Nonzero when this CPU supports v; otherwise SKIPs the current case. */
+int check_usable(const struct isa_variant *v);
+int check_all_zero(const uint8_t *p, size_t n);
 char *check_hex(const uint8_t *p, size_t n); /* static buffer, truncated */
 void check_fill_random(uint8_t *p, size_t n, uint64_t *seed);
 uint64_t check_random(uint64_t *seed);

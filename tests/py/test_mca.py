@@ -177,6 +177,45 @@ def test_bottleneck_of_vaes_is_ports_0_and_1():
     assert "16 resource" in b["critical_sequence"]
 
 
+# AEGIS-128L's block loop (aegis128l_encrypt_aesni at 16 KiB): eight
+# updates of eight aesenc each, after which every state word is back in its
+# register, so that the loop is one block; before it, the AAD's loops.
+
+def aegis_listing():
+    return perf_parse.parse_annotate(
+        fixture("annotate_aegis128l_encrypt_aesni.txt"))[0]
+
+
+def test_aegis_block_loop_is_the_hot_loop():
+    listing = aegis_listing()
+    start = hot_loop.address(listing["instructions"][0])
+    root, blocks = hot_loop.loop_tree(listing)
+    assert offsets([c.header for c in root.children], start) == \
+        [0x360, 0x640, 0x740, 0xc30]
+    loop = hot_loop.hot_loop(root)
+    assert loop.header - start == 0x740
+    assert offsets(loop.blocks, start) == [0x740]
+    body = hot_loop.body(loop, blocks, None)
+    assert len(body) == 230
+    assert sum(i["asm"].startswith("aesenc") for i in body) == 64
+
+
+def test_bottleneck_of_aegis_is_the_aes_round():
+    """LLVM's model for this host issues aesenc on one port, which then
+    bounds the loop; Sapphire Rapids' on two, and there the chain of rounds
+    from one update to the next does."""
+    b = mca.bottleneck(mca.parse(
+        fixture("mca_aegis128l_encrypt_aesni_rocketlake.txt")))
+    assert b["kind"] == "ports"
+    assert [p["port"] for p in b["busiest_ports"]] == ["ICXPort0"]
+    assert b["port_users"][0] == {"mnemonic": "aesenc",
+                                  "cycles_per_iteration": 64.0}
+    b = mca.bottleneck(mca.parse(
+        fixture("mca_aegis128l_encrypt_aesni_sapphirerapids.txt")))
+    assert b["kind"] == "dependencies"
+    assert "mostly aesenc" in b["critical_sequence"]
+
+
 def test_parse_mca_znver4_subunits():
     p = mca.parse(fixture("mca_memcpy_copy_avx2_znver4.txt"))
     assert p["cycles_per_iteration"] == pytest.approx(4.11)

@@ -49,11 +49,11 @@ def listing(drop=(), hide=()):
     return registry.parse(document, "list.json")
 
 
-def measured(name, drop=(), hide=(), **runs):
+def measured(name, drop=(), hide=(), leak_csv="/nonexistent", **runs):
     kernels = listing(drop, hide)
     runs.setdefault("default", results.load(fixture(f"scenario-{name}.json"),
                                             kernels))
-    return Measured(kernels, runs, "/nonexistent")
+    return Measured(kernels, runs, "/nonexistent", leak_csv)
 
 
 def run_script(module, *args, cwd=None):
@@ -421,43 +421,30 @@ def test_disk_openssl_xts_with_and_without_aesni():
     assert all(r.values == [None] * 4 for r in rows)
 
 
-def ctgrind_report(leak_dir, variant, verdict):
-    leak_dir.mkdir(parents=True, exist_ok=True)
-    (leak_dir / f"{variant}.ctgrind.txt").write_text(
-        f"# ctgrind {variant}: valgrind-3.19.0 memcheck; secret: the key\n"
-        f"{verdict}\nte_column kernels/aes/aes_generic.c:151 (address)\n")
-
-
-def test_disk_rows_carry_the_ctgrind_verdict_of_their_report(tmp_path):
-    ctgrind_report(tmp_path, "aes128-xts@aesni", "clean")
-    ctgrind_report(tmp_path, "aes128-xts@generic", "8 sites")
-    m = measured("disk")
-    m.leak_dir = str(tmp_path)
-    table = disk.table(m)
+def test_disk_rows_carry_their_leak_verdicts(tmp_path):
+    path = tmp_path / "summary.csv"
+    path.write_text(
+        "kernel,isa,ctgrind,ctgrind_sites,max_t,measurements,secret,size,"
+        "verdict,tsc_cycles_per_byte,note\n"
+        "aes128-xts,aesni,clean,0,1.1,100000,key,64,no leak found,0.5,\n"
+        "aes128-xts,generic,8 sites,8,31.0,100000,key,64,leak found,12,\n"
+        "openssl:aes-128-xts,external,1 site,1,2.0,100000,key,64,"
+        "no leak found,0.6,\n")
+    table = disk.table(measured("disk", leak_csv=str(path)))
     notes = {r.isa: r.note for r in rows_of(table, "aes128-xts")}
-    assert notes["aesni"].endswith("ctgrind: clean")
-    assert notes["generic"].endswith("ctgrind: 8 sites")
-    assert notes["vaes-avx2"].endswith(
-        "ctgrind: not checked (make ctgrind KERNEL=aes128-xts ISA=vaes-avx2)")
-    # The seed's other rows are as they were: no verdict.
-    assert not any("ctgrind" in r.note for r in rows_of(table, "memcpy"))
+    assert notes["aesni"] == ("leak: ctgrind clean, t-test: no leak found "
+                              "(max |t| 1.1)")
+    assert notes["generic"].startswith("leak: ctgrind 8 sites")
+    assert "leak:" not in notes["vaes-avx2"]
+    default, masked = rows_of(table, "openssl:aes-128-xts")
+    assert default.note.endswith("leak: ctgrind 1 site, t-test: no leak "
+                                 "found (max |t| 2.0)")
+    # Checked with AES-NI, so not the masked row's verdict.
+    assert masked.variant == "external, no AES-NI" and \
+        "leak:" not in masked.note
 
 
-def test_disk_verdicts_ignore_a_report_older_than_the_driver(tmp_path):
-    ctgrind_report(tmp_path, "aes128-xts@aesni", "clean")
-    driver = tmp_path / "ctgrind-driver"
-    driver.write_text("#!/bin/sh\n")
-    driver.chmod(0o755)
-    report = tmp_path / "aes128-xts@aesni.ctgrind.txt"
-    os.utime(report, (1, 1))
-    verdicts = disk.Verdicts(str(tmp_path), str(driver))
-    assert verdicts.fresh_report("aes128-xts", "aesni") is None
-    os.utime(report, None)
-    os.utime(driver, (1, 1))
-    assert verdicts.fresh_report("aes128-xts", "aesni") == "clean"
-
-
-def test_aead_table_in_openssl_speed_units_best_and_generic():
+def test_aead_table_in_openssl_speed_units_best_and_without_aes():
     no_aesni = results.load(fixture("scenario-aead-no-aesni.json"))
     m = measured("aead", **{"no-aesni": no_aesni})
     table = aead.table(m)
@@ -466,17 +453,94 @@ def test_aead_table_in_openssl_speed_units_best_and_generic():
         f"{s} bytes (1000s of bytes/s)" for s in sizes] + ["note"]
     assert [(r.kernel, r.variant) for r in table.rows] == [
         ("aes256-gcm", "vaes-avx512 (best)"), ("aes256-gcm", "generic"),
+        ("aes128-gcm", "vaes-avx512 (best)"), ("aes128-gcm", "generic"),
         ("chacha20-poly1305", "avx512 (best)"),
         ("chacha20-poly1305", "generic"),
+        ("aegis128l", "aesni (best)"), ("aegis128l", "generic"),
+        ("aegis256", "aesni (best)"), ("aegis256", "generic"),
+        ("aegis128x2", "vaes-avx2 (best)"), ("aegis128x2", "generic"),
+        ("aegis128x4", "vaes-avx512 (best)"), ("aegis128x4", "generic"),
+        ("aegis256x2", "vaes-avx2 (best)"), ("aegis256x2", "generic"),
+        ("aegis256x4", "vaes-avx512 (best)"), ("aegis256x4", "generic"),
         ("openssl:aes-256-gcm", "external"),
         ("openssl:aes-256-gcm", "external, no AES-NI"),
+        ("openssl:aes-128-gcm", "external"),
+        ("openssl:aes-128-gcm", "external, no AES-NI"),
         ("openssl:chacha20-poly1305", "external"),
         ("openssl:chacha20-poly1305", "external, no AES-NI")]
+    assert all(len(r.values) == len(sizes) and None not in r.values
+               for r in table.rows)
     assert table.rows[0].note.startswith("with AES-NI")
     assert table.rows[1].note.startswith("without AES-NI")
+    assert rows_of(table, "aegis128x4")[0].note.startswith("with AES-NI")
     ns = no_aesni.median("openssl:aes-256-gcm", "external", 16, "ns_per_byte")
-    assert table.rows[5].values[0] == pytest.approx(1e9 / ns / 1000)
+    assert table.rows[19].values[0] == pytest.approx(1e9 / ns / 1000)
     assert f"| {1e6 / ns:.2f}k |" in table.markdown()
+    ns = m.results.median("aegis128l", "aesni", 16384, "ns_per_byte")
+    assert table.rows[6].values[-1] == pytest.approx(1e9 / ns / 1000)
+
+
+def test_aead_shows_an_ssse3_row_as_software_aes(tmp_path):
+    """A kernel with the constant-time software AES row gets it beside
+    generic. The fixtures' build had none: here aegis128l's generic
+    results stand in for one."""
+    with open(fixture("list.json"), encoding="utf-8") as f:
+        document = json.load(f)
+    kernel, = [k for k in document["kernels"] if k["name"] == "aegis128l"]
+    kernel["isas"].insert(-1, {"name": "ssse3", "requires": "ssse3",
+                               "supported": True})
+    kernels = registry.parse(document, "list.json")
+    with open(fixture("scenario-aead.json"), encoding="utf-8") as f:
+        doc = json.load(f)
+    doc["benchmarks"] += [
+        json.loads(json.dumps(b).replace("aegis128l@generic",
+                                         "aegis128l@ssse3"))
+        for b in doc["benchmarks"]
+        if b["name"].startswith("aegis128l@generic/")]
+    path = tmp_path / "with-ssse3.json"
+    path.write_text(json.dumps(doc))
+    m = Measured(kernels, {"default": results.load(str(path), kernels)},
+                 "/nonexistent", "/nonexistent")
+    rows = rows_of(aead.table(m), "aegis128l")
+    assert [r.variant for r in rows] == ["aesni (best)", "ssse3", "generic"]
+    assert rows[1].note == "without AES-NI: our constant-time software AES"
+    assert rows[1].values == rows[2].values
+
+
+def test_aead_without_a_leak_table_says_how_to_get_one():
+    table = aead.table(measured("aead"))
+    assert any(n.startswith("No leak verdicts: /nonexistent is absent")
+               and "make leak-table" in n for n in table.notes)
+    assert not any("leak:" in r.note for r in table.rows)
+
+
+def test_aead_leak_verdicts_stand_beside_their_rows(tmp_path):
+    path = tmp_path / "summary.csv"
+    path.write_text(
+        "kernel,isa,ctgrind,ctgrind_sites,max_t,measurements,secret,size,"
+        "verdict,tsc_cycles_per_byte,note\n"
+        "aegis128l,aesni,clean,0,1.2,100000,key,64,no leak found,0.5,\n"
+        "aegis128l,generic,1 site,1,25.3,100000,key,64,leak found,10,\n"
+        "aegis128x4,vaes-avx512,not checkable,,,,,64,,,\n")
+    table = aead.table(measured("aead", leak_csv=str(path)))
+    best, generic = rows_of(table, "aegis128l")
+    assert best.note == ("with AES-NI: our best ISA here; leak: ctgrind "
+                         "clean, t-test: no leak found (max |t| 1.2)")
+    assert generic.note.endswith("leak: ctgrind 1 site, t-test: leak found "
+                                 "(max |t| 25.3)")
+    assert rows_of(table, "aegis128x4")[0].note.endswith(
+        "leak: ctgrind not checkable")
+    assert "leak:" not in rows_of(table, "aes256-gcm")[0].note
+    assert any(n.startswith(f"Leak verdicts from {path}") for n in table.notes)
+
+
+def test_aead_reference_is_the_authors_machine_labelled_and_converted():
+    table = aead.table(measured("aead"))
+    section, = [s for s in table.sections if "Reference" in s]
+    assert "another machine" in section and "i9-13900K" in section
+    assert "not measured here" in section
+    assert "| AEGIS-128L | 23,863 | 25,022,169k |" in section
+    assert "| OpenSSL 3 AES-128-GCM | 10,243 |" in section
 
 
 def test_aead_kernels_this_build_lacks_are_one_row_each():

@@ -167,6 +167,27 @@ def _add_entry(runs, errors, entry):
         run.repetitions.setdefault(counter, []).append(value)
 
 
+def _derive(runs, context):
+    """What a compact sweep (sweep.py) leaves out because its context gives
+    it: ns/byte from the TSC rate, and core cycles/byte where they were
+    estimated (TSC ticks times the core/TSC ratio), never where a PMU
+    counted them."""
+    tsc_hz = float(context.get("tsc_hz") or 0)
+    ratio = float(context.get("core_tsc_ratio") or 0)
+    estimated = context.get("core_clock_source") == "estimated"
+    for run in runs.values():
+        for values in (run.medians, run.repetitions):
+            tsc = values.get("tsc_cycles_per_byte")
+            if tsc is None:
+                continue
+            scale = (lambda v, f: [x * f for x in v]) if isinstance(
+                tsc, list) else (lambda v, f: v * f)
+            if "ns_per_byte" not in values and tsc_hz:
+                values["ns_per_byte"] = scale(tsc, 1e9 / tsc_hz)
+            if "core_cycles_per_byte" not in values and estimated and ratio:
+                values["core_cycles_per_byte"] = scale(tsc, ratio)
+
+
 def parse(document, path, registry=None):
     """Results from an already-decoded results document; registry names
     its kernels (default: registry.for_results()'s)."""
@@ -184,8 +205,9 @@ def parse(document, path, registry=None):
         raise InputError(f"{path} holds no <kernel>@<isa>/<bytes> "
                          f"benchmarks: {hint}")
     context = document.get("context")
-    return Results(path, context if isinstance(context, dict) else {},
-                   runs, errors, registry)
+    context = context if isinstance(context, dict) else {}
+    _derive(runs, context)
+    return Results(path, context, runs, errors, registry)
 
 
 def load(path, registry=None):

@@ -136,18 +136,16 @@ def valgrind_version():
     return done.stdout.strip() or "valgrind"
 
 
-def memcheck(command, root=ROOT, env=None):
-    """Runs command under memcheck, with env added to the environment:
-    (exit status, stdout, stderr, [Site], [other errors], valgrind's
-    log)."""
+def memcheck(command, root=ROOT):
+    """Runs command under memcheck: (exit status, stdout, stderr, [Site],
+    [other errors], valgrind's log)."""
     with tempfile.TemporaryDirectory(prefix="cyclebench-ctgrind-") as tmp:
         xml, log = os.path.join(tmp, "memcheck.xml"), \
             os.path.join(tmp, "valgrind.log")
         done = subprocess.run(
             ["valgrind", "--tool=memcheck", "--xml=yes", f"--xml-file={xml}",
              f"--log-file={log}", "--error-limit=no", "--leak-check=no",
-             "--num-callers=8", *command], capture_output=True, text=True,
-            env={**os.environ, **(env or {})})
+             "--num-callers=8", *command], capture_output=True, text=True)
         with open(log, encoding="utf-8", errors="replace") as f:
             said = f.read()
         try:
@@ -184,15 +182,14 @@ def stopped_reason(status, err, log):
     return f"under valgrind: the driver stopped with status {status}: {said}"
 
 
-def check_variant(kernel, isa, supported, opts, version, env=None):
-    """The Verdict for one variant (its driver run with env added to the
-    environment: OpenSSL with AES-NI masked); InputError on bad input."""
+def check_variant(kernel, isa, supported, opts, version):
+    """The Verdict for one variant; InputError on bad input."""
     if not supported:
         return Verdict(kernel, isa, "not checkable",
                        reason="here: unsupported on this CPU")
     command = [opts.driver, f"{kernel}@{isa}"] + (
         [f"--size={opts.size}"] if opts.size else [])
-    status, out, err, sites, others, log = memcheck(command, env=env)
+    status, out, err, sites, others, log = memcheck(command)
     secret = next((line[len("secret: "):] for line in out.splitlines()
                    if line.startswith("secret: ")), "")
     if status == 2:

@@ -47,6 +47,9 @@ LEAK_LINE = re.compile(
     r"^leak (?P<variant>\S+) \(secret=(?P<secret>\w+), [^)]*\): max \|t\| = "
     r"(?P<t>[0-9.]+|inf) over (?P<n>[0-9,]+) measurements: (?P<verdict>.+)$")
 
+# Where make leak-table writes its CSV, for the commands that read it.
+LEAK_CSV = "out/leak/summary.csv"
+
 # The CSV's columns, in order (the README documents them).
 CSV_COLUMNS = ["kernel", "isa", "ctgrind", "ctgrind_sites", "max_t",
                "measurements", "secret", "size", "verdict",
@@ -294,6 +297,19 @@ def parse_options(argv):
         raise InputError(f"--size must be at least 1 (got {args.size})")
     return Options(ctgrind.Options(args.bin, args.driver, args.out),
                    args.seconds, args.size, args.results, args.kernel)
+
+
+def read_leak(path):
+    """(columns, rows) of make leak-table's CSV, or None when absent."""
+    if not os.path.exists(path):
+        return None
+    try:
+        with open(path, encoding="utf-8", newline="") as f:
+            reader = csv.DictReader(f)
+            rows = list(reader)
+    except (OSError, UnicodeDecodeError, csv.Error):
+        return [], []  # shown as lacking its columns
+    return reader.fieldnames or [], rows
 
 
 def main(argv):

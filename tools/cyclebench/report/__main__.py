@@ -3,10 +3,11 @@ import os
 
 from ..cli import ArgumentParser, run_main
 from ..errors import InputError
+from ..leak.table import LEAK_CSV, read_leak
 from ..output import StagedFiles
 from . import __doc__ as DESCRIPTION
 from .machines import group, read_inputs
-from .sections import LEAK_CSV, build, read_leak
+from .sections import build
 
 DEFAULT_INPUTS = ["out/results/latest.json", "out/fleet"]
 

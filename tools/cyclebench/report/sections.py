@@ -7,14 +7,13 @@ at the sizes nearest 64, 576 and 16384 bytes, in ns/byte (core
 cycles/byte when every machine counts them with a PMU), and ours against
 the best peer per machine.
 """
-import csv
-import os
 import socket
 import time
 
 from matplotlib.colors import to_hex
 
 from ..charts import families, series, variant_colour
+from ..leak.table import LEAK_CSV
 from ..peers import (COUNTER, SUMMARY_SIZES, comparisons, nearest_sizes,
                      ratio_text)
 from ..registry import natural_key
@@ -26,7 +25,6 @@ from .html_page import to_html
 from .machines import FLEET_HOST
 from .svg import Bar, Series, bar_chart, line_chart
 
-LEAK_CSV = "out/leak/summary.csv"
 # make leak-table's columns, in the order shown; others follow as they come.
 LEAK_COLUMNS = ["kernel", "isa", "size", "secret", "measurements", "max_t",
                 "ctgrind", "ctgrind_sites", "verdict"]
@@ -342,19 +340,6 @@ def across_section(machines):
 
 
 # The whole report
-
-def read_leak(path):
-    """(columns, rows) of make leak-table's CSV, or None when absent."""
-    if not os.path.exists(path):
-        return None
-    try:
-        with open(path, encoding="utf-8", newline="") as f:
-            reader = csv.DictReader(f)
-            rows = list(reader)
-    except (OSError, UnicodeDecodeError, csv.Error):
-        return [], []  # shown as lacking its columns
-    return reader.fieldnames or [], rows
-
 
 def leak_owner(machines):
     """The machine this report is made on (out/leak/ is local): the one

@@ -39,17 +39,14 @@ def main(argv):
     parser.add_argument("--bin", default=Options.binary)
     parser.add_argument("--out", default=Options.out)
     parser.add_argument("--profiles", default=Options.profiles)
+    parser.add_argument("--leak", default=Options.leak, help="make "
+                        "leak-table's CSV, for the verdicts beside the rows")
     parser.add_argument("--min-time", type=float, default=Options.min_time,
                         help="seconds each benchmark samples at least "
                         "(default: the sampler's)")
     parser.add_argument("--repetitions", type=int,
                         default=Options.repetitions)
     parser.add_argument("--cpu", type=int, help="the CPU to pin to")
-    parser.add_argument("--leak", default=Options.leak,
-                        help="where `make ctgrind` keeps its reports, read "
-                        "for the verdicts beside a scenario's rows")
-    parser.add_argument("--driver", help="build/ctgrind-driver, to check "
-                        "the variants that have no report yet")
     args = parser.parse_args(argv)
     if args.name not in names:
         said = f"unknown scenario '{args.name}'" if args.name else \
@@ -57,7 +54,7 @@ def main(argv):
         raise InputError(f"{said}: make scenario NAME=<one of "
                          f"{', '.join(names)}>")
     opts = Options(args.bin, args.out, args.profiles, args.min_time,
-                   args.repetitions, args.cpu, args.leak, args.driver)
+                   args.repetitions, args.cpu, args.leak)
     for name in (list(SCENARIOS) if args.name == "all" else [args.name]):
         write_scenario(SCENARIOS[name], opts)
     return 0

@@ -1,13 +1,34 @@
-"""AES-256-GCM against ChaCha20-Poly1305 in openssl speed's units: ours at
-the best ISA and generic, OpenSSL by default and with AES-NI masked."""
+"""AES-GCM, ChaCha20-Poly1305 and AEGIS in openssl speed's units: ours at
+the best ISA and without AES instructions, OpenSSL by default and with
+AES-NI masked; each variant's leak verdicts beside it when make leak-table
+has written them; and the AEGIS authors' figures from their own machine as
+a labelled reference."""
+from ..leak.table import read_leak
 from .figures import lines_over_sizes
 from .measure import NOT_RUN, ExtraRun, Scenario, throughput
 from .table import Column, Table
 
 SIZES = [16, 64, 256, 1024, 8192, 16384]
-OURS = ["aes256-gcm", "chacha20-poly1305"]
-OPENSSL = ["openssl:aes-256-gcm", "openssl:chacha20-poly1305"]
+OURS = ["aes256-gcm", "aes128-gcm", "chacha20-poly1305", "aegis128l",
+        "aegis256", "aegis128x2", "aegis128x4", "aegis256x2", "aegis256x4"]
+OPENSSL = ["openssl:aes-256-gcm", "openssl:aes-128-gcm",
+           "openssl:chacha20-poly1305"]
 NO_AESNI_ENV = {"OPENSSL_ia32cap": "~0x200000200000000"}
+# Our rows without AES instructions: the constant-time software AES where a
+# kernel has one, and generic C.
+WITHOUT_AES = ["ssse3", "generic"]
+TITLE = "AES-GCM, ChaCha20-Poly1305 and AEGIS"
+
+# Not measured here: the AEGIS-X authors' published figures (jedisct1/
+# aegis-X, README: their Zig benchmark, and OpenSSL 3 on the same machine),
+# in MiB/s (2^20 bytes per second) at 16 KiB.
+REFERENCE_MACHINE = "Intel Core i9-13900K (Raptor Lake, AVX2, no AVX-512)"
+REFERENCE_MIB_S = [
+    ("OpenSSL 3 AES-128-GCM", 10243),
+    ("AEGIS-128L", 23863),
+    ("AEGIS-128X2 (AVX2)", 39781),
+    ("AEGIS-256", 12077),
+]
 
 
 def values(results, kernel, isa):
@@ -20,63 +41,113 @@ def table(m):
     t = Table([Column(f"{s} bytes (1000s of bytes/s)", "k") for s in SIZES],
               variant_header="variant")
     for kernel in OURS:
-        add_best_and_generic(t, m, kernel)
+        add_best_and_without_aes(t, m, kernel)
     for kernel in OPENSSL:
         add_with_and_without_aesni(t, m, kernel)
     t.notes += [
         "openssl speed's units: thousands of bytes processed per second at "
         "each message size (from the TSC-timed ns/byte).",
-        "Ours: the best ISA this CPU has (with AES-NI) and generic C "
-        "(without). OpenSSL: as it runs by default, and in a second run "
-        "with OPENSSL_ia32cap=\"~0x200000200000000\", which clears AES-NI "
-        "and PCLMULQDQ.",
-        "Each call encrypts and tags one message with no associated data.",
+        "Ours: the best ISA this CPU has (with AES-NI, or VAES for the "
+        "AEGIS X forms) and the rows without AES instructions (generic C; "
+        "ssse3, the constant-time vector-permute AES, where the kernel has "
+        "it). OpenSSL: as it runs by default, and in a second run with "
+        "OPENSSL_ia32cap=\"~0x200000200000000\", which clears AES-NI and "
+        "PCLMULQDQ.",
+        "Each call encrypts and tags one message with no associated data "
+        "(AEGIS with its default 16-byte tag).",
     ]
+    add_leak_verdicts(t, m.leak_csv, read_leak(m.leak_csv))
+    t.sections.append(reference_section())
     return t
 
 
-def add_best_and_generic(t, m, kernel):
+def add_best_and_without_aes(t, m, kernel):
     best = m.best_isa(kernel)
-    aes = kernel.startswith("aes")
-    for row in t.add_variants(m, kernel, values, isas={best, "generic"}):
-        if row.isa == best and best != "generic":
+    aes = kernel.startswith(("aes", "aegis"))
+    for row in t.add_variants(m, kernel, values,
+                              isas={best, *WITHOUT_AES}):
+        if row.isa == best and best not in WITHOUT_AES:
             row.label = f"{best} (best)"
             row.note = row.note or ("with AES-NI: " if aes else "") + \
                 "our best ISA here"
-        elif row.isa == "generic":
-            row.note = row.note or ("without AES-NI: " if aes else "") + \
-                "our generic C"
+        elif row.isa in WITHOUT_AES:
+            row.note = row.note or ("without AES-NI: " if aes else "") + (
+                "our generic C" if row.isa == "generic"
+                else "our constant-time software AES")
+
+
+# The variant column of an OpenSSL row from the run with AES-NI masked.
+MASKED = "external, no AES-NI"
 
 
 def add_with_and_without_aesni(t, m, kernel, row_values=values):
-    """An OpenSSL kernel's rows from the default run and the run with
-    AES-NI masked (row_values as Table.add_variants takes it): {run label:
-    its rows}."""
+    """An OpenSSL kernel's rows from the default run and from the run with
+    AES-NI masked, with row_values as Table.add_variants takes it."""
     if kernel not in m.registry:
         t.add_variants(m, kernel, row_values)  # the "not available" row
-        return {}
-    added = {}
+        return
     for label, note in [("default", "OpenSSL as it runs by default"),
                         ("no-aesni", "OPENSSL_ia32cap clears AES-NI and "
                                      "PCLMULQDQ")]:
-        added[label] = t.add_variants(m, kernel, row_values,
-                                      results=m.runs.get(label, NOT_RUN))
-        for row in added[label]:
+        for row in t.add_variants(m, kernel, row_values,
+                                  results=m.runs.get(label, NOT_RUN)):
             if row.isa == "external" and label == "no-aesni":
-                row.label = "external, no AES-NI"
+                row.label = MASKED
             if row.isa == "external" and not row.note:
                 row.note = note
-    return added
+
+
+def leak_verdict(found):
+    """make leak-table's row as a few words: ctgrind's verdict, and the
+    t-test's."""
+    parts = [f"ctgrind {found['ctgrind']}"] if found.get("ctgrind") else []
+    if found.get("verdict"):
+        t = f" (max |t| {found['max_t']})" if found.get("max_t") else ""
+        parts.append(f"t-test: {found['verdict']}{t}")
+    return "leak: " + ", ".join(parts) if parts else ""
+
+
+def add_leak_verdicts(t, path, leak):
+    """Each of our rows' verdicts from make leak-table's CSV, after its
+    note; a note saying how to get them when there is none."""
+    if leak is None:
+        t.notes.append(f"No leak verdicts: {path} is absent (`make "
+                       "leak-table` writes it; then rerun this scenario).")
+        return
+    _, rows = leak
+    found = {(r.get("kernel"), r.get("isa")): r for r in rows}
+    for row in t.rows:
+        if row.label == MASKED:
+            continue  # make leak-table ran OpenSSL as it runs by default
+        words = leak_verdict(found.get((row.kernel, row.isa), {}))
+        if words:
+            row.note = f"{row.note}; {words}" if row.note else words
+    t.notes.append(f"Leak verdicts from {path} (make leak-table): "
+                   "ctgrind is valgrind's memcheck on the key-derived state "
+                   "(VAES and AVX-512 rows are not checkable under it), the "
+                   "t-test is `cyclebench leak`'s.")
+
+
+def reference_section():
+    """The AEGIS authors' figures from their machine, in their units and
+    converted to the table's."""
+    lines = ["## Reference: the AEGIS authors' figures, on another machine\n",
+             f"{REFERENCE_MACHINE}, 16 KiB messages; from the AEGIS-X "
+             "authors' published benchmark (jedisct1/aegis-X), not measured "
+             "here. For the shape of the comparison, not for this host.\n",
+             "| AEAD | MiB/s | 1000s of bytes/s |", "|---|---|---|"]
+    lines += [f"| {name} | {mib:,} | {mib * 1048576 / 1000:,.0f}k |"
+              for name, mib in REFERENCE_MIB_S]
+    return "\n".join(lines) + "\n"
 
 
 def chart(t, m):
-    return lines_over_sizes(t, m.registry,
-                            "AES-256-GCM against ChaCha20-Poly1305", SIZES,
+    return lines_over_sizes(t, m.registry, TITLE, SIZES,
                             "1000s of bytes/s (higher is faster)")
 
 
 SCENARIO = Scenario(
-    "aead", "AES-256-GCM against ChaCha20-Poly1305",
-    "the ChaCha20 against AES256-GCM gist (openssl speed)",
+    "aead", TITLE,
+    "the ChaCha20 against AES256-GCM gist (openssl speed), with AEGIS beside",
     OURS + OPENSSL, SIZES, table, chart,
     extra_runs=[ExtraRun("no-aesni", "openssl:", NO_AESNI_ENV)])

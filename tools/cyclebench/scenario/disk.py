@@ -1,18 +1,16 @@
 """Sector encryption, as a disk or file-encryption developer weighs it
 today: AES-XTS, HCTR2 and Adiantum beside ChaCha, at every ISA (ssse3 the
 constant-time software AES, generic the T-table AES that leaks), and
-OpenSSL's XTS as it runs and with AES-NI masked, each row with its ctgrind
-verdict; then the other rows of the seed's table (AES-CBC, XChaCha,
-OpenSSL's older ciphers, memcpy as the memory line), kept as they were.
-bytes/sec, the seed's unit, and TSC ticks per byte, at 512- and 4096-byte
-sectors."""
-import os
-
-from .aead import NO_AESNI_ENV, add_with_and_without_aesni
+OpenSSL's XTS as it runs and with AES-NI masked; then the other rows of
+the seed's table (AES-CBC, XChaCha, OpenSSL's older ciphers, memcpy as the
+memory line), kept as they were; every row with its leak verdicts (ctgrind
+and the t-test) when make leak-table has written them. bytes/sec, the
+seed's unit, and TSC ticks per byte, at 512- and 4096-byte sectors."""
+from ..leak.table import read_leak
+from .aead import NO_AESNI_ENV, add_leak_verdicts, add_with_and_without_aesni
 from .figures import bar_chart
 from .measure import ExtraRun, Scenario, throughput
 from .table import Column, Table
-from .verdicts import Verdicts
 
 SIZES = [512, 4096]
 # What a disk is encrypted with today, one sector per call.
@@ -34,34 +32,13 @@ def values(results, kernel, isa):
         for size in SIZES]
 
 
-def with_verdict(rows, note):
-    """Each measured row's note, with the ctgrind verdict after it."""
-    for row in rows:
-        if any(v is not None for v in row.values):
-            row.note = "; ".join(n for n in (row.note,
-                                             note(row.kernel, row.isa)) if n)
-
-
-def verdicts(m, run):
-    """The verdicts of one bench run: "default", or "no-aesni", whose
-    OpenSSL rows are checked with AES-NI masked too, into a directory of
-    their own."""
-    if run == "default":
-        return Verdicts(m.leak_dir, m.ctgrind_driver)
-    return Verdicts(m.leak_dir and os.path.join(m.leak_dir, run),
-                    m.ctgrind_driver, NO_AESNI_ENV)
-
-
 def table(m):
     t = Table([Column(f"{s}-byte sectors (bytes/sec)", "int") for s in SIZES]
               + [Column(f"{s}-byte sectors (TSC ticks/byte)") for s in SIZES])
-    ours = verdicts(m, "default").note(m.registry)
     for kernel in CHOICES:
-        with_verdict(t.add_variants(m, kernel, values), ours)
+        t.add_variants(m, kernel, values)
     for kernel in OPENSSL:
-        for run, rows in add_with_and_without_aesni(t, m, kernel,
-                                                    values).items():
-            with_verdict(rows, verdicts(m, run).note(m.registry))
+        add_with_and_without_aesni(t, m, kernel, values)
     for kernel in SEED:
         t.add_variants(m, kernel, values)
     t.notes += [
@@ -83,17 +60,14 @@ def table(m):
         "OpenSSL: as it runs by default, and in a second run with "
         "OPENSSL_ia32cap=\"~0x200000200000000\", which clears AES-NI and "
         "PCLMULQDQ (its software AES path).",
-        "ctgrind: `make ctgrind`'s verdict for the variant (valgrind's "
-        "memcheck with the key marked secret): clean, the number of code "
-        "sites whose branch or address depends on the key, or why it is "
-        "not checkable (valgrind 3.19 runs neither AVX-512 nor VAES). Read "
-        "from out/leak/ where a report is newer than the driver, else "
-        "checked now and written there.",
+        "OpenSSL's masked rows have no leak verdict of their own: make "
+        "leak-table runs OpenSSL as it runs by default.",
         "From aes128-cbc on, the rows of the seed's table, as it had them: "
         "AES-CBC (encryption, which is serial; its decryption runs blocks "
         "in parallel), XChaCha, OpenSSL's older ciphers, and memcpy as the "
         "memory-bandwidth line.",
     ]
+    add_leak_verdicts(t, m.leak_csv, read_leak(m.leak_csv))
     return t
 
 
@@ -104,6 +78,6 @@ def chart(t, m):
 
 SCENARIO = Scenario(
     "disk", "sector encryption at 512- and 4096-byte sectors: XTS, HCTR2, "
-    "Adiantum, ChaCha and the seed's ciphers, with ctgrind verdicts",
+    "Adiantum, ChaCha and the seed's ciphers, with leak verdicts",
     "the FreeBSD GELI table", KERNELS, SIZES, table, chart,
     extra_runs=[ExtraRun("no-aesni", "openssl:aes", NO_AESNI_ENV)])

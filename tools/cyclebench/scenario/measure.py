@@ -12,6 +12,7 @@ from typing import Callable
 
 from .. import registry as kernel_registry
 from ..errors import InputError
+from ..leak.table import LEAK_CSV
 from ..results import Results, parse
 from ..units import bytes_per_second
 
@@ -50,8 +51,7 @@ class Measured:
     registry: kernel_registry.Registry
     runs: dict
     profiles_dir: str = "out/profiles"
-    leak_dir: str = None  # `make ctgrind`'s reports; None: no verdicts
-    ctgrind_driver: str = None  # checks what has no report; None: none
+    leak_csv: str = LEAK_CSV  # make leak-table's verdicts, if it has run
 
     @property
     def results(self):
@@ -73,8 +73,7 @@ class Options:
     min_time: float = None  # None: the sampler's default
     repetitions: int = 1    # the sampler pins each median within a run
     cpu: int = None  # None: the bench's default CPU
-    leak: str = "out/leak"  # ctgrind reports, read and written
-    ctgrind_driver: str = None  # None: verdicts from reports only
+    leak: str = LEAK_CSV
 
 
 # What the tables read
@@ -151,5 +150,4 @@ def measure(scenario, opts):
             print(f"scenario {scenario.name}: {commands[-1]}", file=sys.stderr)
             runs[label], raws[label] = run_bench(scenario, kernels, opts,
                                                  env, label, registry, args)
-    return Measured(registry, runs, opts.profiles, opts.leak,
-                    opts.ctgrind_driver), raws, commands
+    return Measured(registry, runs, opts.profiles, opts.leak), raws, commands
