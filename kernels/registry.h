@@ -16,6 +16,8 @@
     X(aes128_cbc) X(aes256_cbc)                                              \
     X(aes128_xts) X(aes256_xts)                                              \
     X(aes128_gcm) X(aes256_gcm)                                              \
+    X(aes128_xctr) X(aes256_xctr)                                            \
+    X(aes128_hctr2) X(aes256_hctr2)                                          \
     X(adiantum) X(adiantum20) X(adiantum8)                                   \
     X(poly1305) X(chacha20_poly1305) X(xchacha20_poly1305)                   \
     X(polyval)                                                               \

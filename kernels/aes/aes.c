@@ -14,14 +14,16 @@
  * generic, with its T-tables, is the one that leaks. */
 const aes_impl aes_impls[] = {
     AES_ROW("vaes-avx512", vaes_avx512, vaes_avx512,
+            aes_xctr_polyval_vaes_avx512,
             CPU_VAES | CPU_VPCLMULQDQ | CPU_AVX512 | CPU_AESNI | CPU_PCLMUL),
-    AES_ROW("vaes-avx2", vaes_avx2, vaes_avx2,
+    AES_ROW("vaes-avx2", vaes_avx2, vaes_avx2, aes_xctr_polyval_vaes_avx2,
             CPU_VAES | CPU_VPCLMULQDQ | CPU_AVX2 | CPU_AESNI | CPU_PCLMUL),
-    AES_ROW("aesni", aesni, aesni, CPU_AESNI | CPU_PCLMUL | CPU_SSE41),
-    AES_ROW("ssse3", ssse3, generic, CPU_SSSE3),
-    AES_ROW("generic", generic, generic, 0),
+    AES_ROW("aesni", aesni, aesni, aes_xctr_polyval_aesni,
+            CPU_AESNI | CPU_PCLMUL | CPU_SSE41),
+    AES_ROW("ssse3", ssse3, generic, NULL, CPU_SSSE3),
+    AES_ROW("generic", generic, generic, NULL, 0),
     { { NULL, 0 }, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-      NULL, NULL },
+      NULL, NULL, NULL, NULL },
 };
 
 int aes_setup(const aes_impl *impl, aes_key *k, const uint8_t *key,
@@ -45,6 +47,43 @@ void aes_ctr_xor(const aes_impl *impl, const aes_key *k, uint8_t *out,
         impl->encrypt(k, ks, ctr, 1);
         aes_xor_bytes(out + 16 * full, in + 16 * full, ks, tail);
     }
+}
+
+/* A partial last block's keystream is one block of ECB on nonce ^ n: no
+ * call of the ISA's XCTR (and its vector setup) for one block. */
+static void xctr_tail(const aes_impl *impl, const aes_key *k, uint8_t *out,
+                      const uint8_t *in, size_t tail, const uint8_t nonce[16],
+                      uint64_t n)
+{
+    uint8_t block[16], ks[16];
+    memcpy(block, nonce, 16);
+    aes_store64_le(block, aes_load64_le(nonce) ^ n);
+    impl->encrypt(k, ks, block, 1);
+    aes_xor_bytes(out, in, ks, tail);
+}
+
+void aes_xctr_xor(const aes_impl *impl, const aes_key *k, uint8_t *out,
+                  const uint8_t *in, size_t len, const uint8_t nonce[16])
+{
+    size_t full = len / 16, tail = len % 16;
+    if (full)
+        impl->xctr(k, nonce, 1, out, in, full);
+    if (tail)
+        xctr_tail(impl, k, out + 16 * full, in + 16 * full, tail, nonce,
+                  full + 1);
+}
+
+void aes_xctr_polyval_xor(const aes_impl *impl, const aes_key *k,
+                          const polyval_key *pk, uint8_t acc[16],
+                          uint8_t *out, const uint8_t *in, size_t len,
+                          const uint8_t nonce[16])
+{
+    size_t full = len / 16, tail = len % 16;
+    if (full)
+        impl->xctr_polyval(k, pk, nonce, 1, acc, out, in, full);
+    if (tail)
+        xctr_tail(impl, k, out + 16 * full, in + 16 * full, tail, nonce,
+                  full + 1);
 }
 
 /* Ciphertext stealing hands the ISA functions blocks it has just put

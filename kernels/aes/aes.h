@@ -1,6 +1,7 @@
 /* AES (128/192/256-bit keys) per ISA, and the modes built on it: CTR
  * (SP 800-38A), CBC with ciphertext stealing CS2 (SP 800-38A addendum), XTS
- * (IEEE 1619) and GCM (SP 800-38D).
+ * (IEEE 1619), GCM (SP 800-38D) and XCTR (HCTR2's; kernels/hctr2 builds
+ * HCTR2 on it).
  *
  * This is the public side: the implementation table and the modes. Every
  * ISA file provides the same operations on whole 16-byte blocks (the table
@@ -26,6 +27,7 @@
 
 #include "../cpu.h"
 #include "../kernel.h"
+#include "../polyval/polyval.h"
 
 #define AES_BLOCK_BYTES 16
 #define AES_MAX_ROUNDS 14
@@ -79,6 +81,21 @@ typedef void aes_gcm_fn(const aes_key *k, const ghash_key *g, uint8_t ctr[16],
                         uint8_t y[16], uint8_t *out, const uint8_t *in,
                         size_t nblocks);
 
+/* XCTR (HCTR2's counter mode) over nblocks whole blocks: block i of the
+ * keystream (i = first, first + 1, ...) is E(nonce ^ i), i a 128-bit
+ * little-endian integer. out may equal in; nblocks may be 0. */
+typedef void aes_xctr_fn(const aes_key *k, const uint8_t nonce[16],
+                         uint64_t first, uint8_t *out, const uint8_t *in,
+                         size_t nblocks);
+
+/* XCTR as above, with acc continued by POLYVAL (key pk, from an x86 POLYVAL
+ * row, which sets up every power) over the nblocks blocks it writes, in
+ * one pass: HCTR2's second half. */
+typedef void aes_xctr_polyval_fn(const aes_key *k, const polyval_key *pk,
+                                 const uint8_t nonce[16], uint64_t first,
+                                 uint8_t acc[16], uint8_t *out,
+                                 const uint8_t *in, size_t nblocks);
+
 typedef struct aes_impl {
     isa_variant v;
     aes_expand_fn *expand;
@@ -87,6 +104,9 @@ typedef struct aes_impl {
     ghash_init_fn *ghash_init;
     ghash_update_fn *ghash;
     aes_gcm_fn *gcm_encrypt, *gcm_decrypt;
+    aes_xctr_fn *xctr;
+    /* NULL where the row has no carry-less multiply (ssse3, generic). */
+    aes_xctr_polyval_fn *xctr_polyval;
 } aes_impl;
 
 /* Best first, generic last, ended by a row with v.isa == NULL. */
@@ -99,6 +119,18 @@ int aes_setup(const aes_impl *impl, aes_key *k, const uint8_t *key,
 
 void aes_ctr_xor(const aes_impl *impl, const aes_key *k, uint8_t *out,
                  const uint8_t *in, size_t len, const uint8_t iv[16]);
+
+/* XCTR from counter 1 (Crowley, Huckleberry and Biggers, "Length-preserving
+ * encryption with HCTR2", 2021), any length. */
+void aes_xctr_xor(const aes_impl *impl, const aes_key *k, uint8_t *out,
+                  const uint8_t *in, size_t len, const uint8_t nonce[16]);
+/* The same through impl->xctr_polyval (which must be there), acc
+ * continued over the output's whole blocks; a partial last block is
+ * written but left out of acc, for the caller to pad its way. */
+void aes_xctr_polyval_xor(const aes_impl *impl, const aes_key *k,
+                          const polyval_key *pk, uint8_t acc[16],
+                          uint8_t *out, const uint8_t *in, size_t len,
+                          const uint8_t nonce[16]);
 
 /* len >= 16: a multiple of 16 is plain CBC, anything else CBC-CS2. */
 void aes_cbc_cs2_encrypt(const aes_impl *impl, const aes_key *k, uint8_t *out,

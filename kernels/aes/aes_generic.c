@@ -260,6 +260,20 @@ void aes_ctr_generic(const aes_key *k, uint8_t ctr[16], uint8_t *out,
     }
 }
 
+void aes_xctr_generic(const aes_key *k, const uint8_t nonce[16],
+                      uint64_t first, uint8_t *out, const uint8_t *in,
+                      size_t nblocks)
+{
+    uint64_t n0 = aes_load64_le(nonce);
+    uint8_t b[16], ks[16];
+    memcpy(b, nonce, 16);
+    for (size_t i = 0; i < nblocks; i++, in += 16, out += 16) {
+        aes_store64_le(b, n0 ^ (first + i));
+        encrypt_block_generic(k, ks, b);
+        aes_xor_bytes(out, in, ks, 16);
+    }
+}
+
 void aes_cbc_encrypt_generic(const aes_key *k, uint8_t iv[16], uint8_t *out,
                              const uint8_t *in, size_t nblocks)
 {

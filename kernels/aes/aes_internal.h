@@ -27,7 +27,10 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
     aes_blocks_fn aes_encrypt_##isa, aes_decrypt_##isa;                       \
     aes_chain_fn aes_ctr_##isa, aes_cbc_encrypt_##isa, aes_cbc_decrypt_##isa, \
         aes_xts_encrypt_##isa, aes_xts_decrypt_##isa;                         \
-    aes_gcm_fn aes_gcm_encrypt_##isa, aes_gcm_decrypt_##isa
+    aes_gcm_fn aes_gcm_encrypt_##isa, aes_gcm_decrypt_##isa;                  \
+    aes_xctr_fn aes_xctr_##isa
+#define AES_DECLARE_XCTR_POLYVAL(isa)                                         \
+    aes_xctr_polyval_fn aes_xctr_polyval_##isa
 #define AES_DECLARE_GHASH(isa)                                                \
     ghash_init_fn ghash_init_##isa;                                           \
     ghash_update_fn ghash_update_##isa
@@ -37,19 +40,24 @@ AES_DECLARE_ISA(ssse3);
 AES_DECLARE_ISA(aesni);
 AES_DECLARE_ISA(vaes_avx2);
 AES_DECLARE_ISA(vaes_avx512);
+AES_DECLARE_XCTR_POLYVAL(aesni);
+AES_DECLARE_XCTR_POLYVAL(vaes_avx2);
+AES_DECLARE_XCTR_POLYVAL(vaes_avx512);
 AES_DECLARE_GHASH(aesni);
 AES_DECLARE_GHASH(vaes_avx2);
 AES_DECLARE_GHASH(vaes_avx512);
 
 /* The table row of an ISA (aes.c's table; the tests' emulated row): its
- * functions and the GHASH it uses (its own, or the portable one). */
-#define AES_ROW(name, isa, ghash, required)                                   \
+ * functions, the GHASH it uses (its own, or the portable one), and its
+ * XCTR with POLYVAL where it has one (or NULL). */
+#define AES_ROW(name, isa, ghash, xctr_polyval, required)                     \
     {                                                                         \
         { name, required }, aes_expand_##isa, aes_encrypt_##isa,              \
             aes_decrypt_##isa, aes_ctr_##isa, aes_cbc_encrypt_##isa,          \
             aes_cbc_decrypt_##isa, aes_xts_encrypt_##isa,                     \
             aes_xts_decrypt_##isa, ghash_init_##ghash, ghash_update_##ghash,  \
-            aes_gcm_encrypt_##isa, aes_gcm_decrypt_##isa                      \
+            aes_gcm_encrypt_##isa, aes_gcm_decrypt_##isa, aes_xctr_##isa,     \
+            xctr_polyval                                                      \
     }
 
 /* FIPS-197 key expansion into k->enc and k->rounds, shared by every ISA,
@@ -78,6 +86,18 @@ AES_INTERNAL_INLINE uint32_t aes_load32_le(const uint8_t *p)
 AES_INTERNAL_INLINE void aes_store32_le(uint8_t *p, uint32_t v)
 {
     memcpy(p, &v, 4);
+}
+
+AES_INTERNAL_INLINE uint64_t aes_load64_le(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+AES_INTERNAL_INLINE void aes_store64_le(uint8_t *p, uint64_t v)
+{
+    memcpy(p, &v, 8);
 }
 
 AES_INTERNAL_INLINE uint32_t aes_load32_be(const uint8_t *p)

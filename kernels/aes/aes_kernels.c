@@ -1,4 +1,4 @@
-/* The registry kernels aes{128,256}-{ctr,cbc,xts,gcm}: argument checks,
+/* The registry kernels aes{128,256}-{ctr,cbc,xts,gcm,xctr}: argument checks,
  * per-key setup outside the timed loop, and known answers that gate the
  * benchmarks. */
 #include <stddef.h>
@@ -9,7 +9,7 @@
 #include "aes.h"
 #include "../kernel.h"
 
-enum aes_mode { MODE_CTR, MODE_CBC, MODE_XTS, MODE_GCM };
+enum aes_mode { MODE_CTR, MODE_CBC, MODE_XTS, MODE_GCM, MODE_XCTR };
 
 /* A kernel's param: its mode, and the bytes of --key it takes. */
 #define AES_PARAM(mode, key_bytes) ((unsigned)(mode) << 8 | (key_bytes))
@@ -122,6 +122,17 @@ static int ctr_run(const kernel *k, const isa_variant *v, const kernel_args *a,
     aes_prepared local;
     const aes_prepared *p = keys_for(k, impl, a, &local);
     aes_ctr_xor(impl, &p->u.key, out, in, len, a->iv.bytes);
+    return 0;
+}
+
+static int xctr_run(const kernel *k, const isa_variant *v,
+                    const kernel_args *a, const uint8_t *in, size_t len,
+                    uint8_t *out)
+{
+    const aes_impl *impl = (const aes_impl *)v;
+    aes_prepared local;
+    const aes_prepared *p = keys_for(k, impl, a, &local);
+    aes_xctr_xor(impl, &p->u.key, out, in, len, a->iv.bytes);
     return 0;
 }
 
@@ -247,6 +258,17 @@ static const known_vector known_vectors[] = {
       "0000000000000000000000000000000000000000000000000000000000000000",
       "000000000000000000000000", "00000000000000000000000000000000",
       "cea7403d4d606b6e074ec5d3baf39d18d0d1c8a799996bf0265b98b5d48ab919" },
+    /* google/hctr2's XCTR vectors (test_vectors/ours/XCTR), "Random ( 1)"
+     * of 31 bytes: two blocks, the second partial. */
+    { AES_PARAM(MODE_XCTR, 16), "the HCTR2 authors' XCTR-AES-128 vector 1",
+      "4403bf4c30f0a7d6bd54bb668ea60e8a", "e6f726df8c3caa88cec1bd433b0962ad",
+      "3ce346b98f9d3f8deff253ab24e22908f87e1da66d867d60976393297194b4",
+      "d4a3c6b8c16f701a520ced4caf5156234845071034c5ba71e5f81ed8cba6e7" },
+    { AES_PARAM(MODE_XCTR, 32), "the HCTR2 authors' XCTR-AES-256 vector 1",
+      "775cc0739a6497912feee020c204592e97d2a770b3b0216b8fbfb851a8ea0f62",
+      "318e1fcdfd23eb7f8a1f1b23532744e5",
+      "cdff8c9b945a513f409356936639631fbfe6a4fabe799303f5667416fce4ce",
+      "8bd3c3ce66f8664cadd6f50fd8995a75a13cab0b213657728829e9ea4a8de9" },
 };
 
 /* The vectors above are well-formed and fit their buffers. */
@@ -341,6 +363,9 @@ static int aes_known_answer(const kernel *k, const isa_variant *v, char *err,
 #define CTR_ARGS(key_bytes)                                                   \
     { { KARG_NEEDS(KEY, key_bytes) },                                         \
       { KARG_NEEDS(IV, AES_BLOCK_BYTES), .note = "the initial counter block" } }
+#define XCTR_ARGS(key_bytes)                                                  \
+    { { KARG_NEEDS(KEY, key_bytes) },                                         \
+      { KARG_NEEDS(IV, AES_BLOCK_BYTES), .note = "the nonce" } }
 #define CBC_ARGS(key_bytes)                                                   \
     { { KARG_NEEDS(KEY, key_bytes) }, { KARG_NEEDS(IV, AES_BLOCK_BYTES) },    \
       { KARG_TAKES_ANY(DECRYPT) } }
@@ -365,6 +390,10 @@ AES_KERNEL(kernel_aes128_xts, "aes128-xts", MODE_XTS, 32, xts_check, xts_run,
            XTS_ARGS, 16, 0);
 AES_KERNEL(kernel_aes256_xts, "aes256-xts", MODE_XTS, 64, xts_check, xts_run,
            XTS_ARGS, 16, 0);
+AES_KERNEL(kernel_aes128_xctr, "aes128-xctr", MODE_XCTR, 16, NULL, xctr_run,
+           XCTR_ARGS, 0, 0);
+AES_KERNEL(kernel_aes256_xctr, "aes256-xctr", MODE_XCTR, 32, NULL, xctr_run,
+           XCTR_ARGS, 0, 0);
 AES_KERNEL(kernel_aes128_gcm, "aes128-gcm", MODE_GCM, 16, gcm_check, gcm_run,
            GCM_ARGS, 0, AES_GCM_TAG_BYTES);
 AES_KERNEL(kernel_aes256_gcm, "aes256-gcm", MODE_GCM, 32, gcm_check, gcm_run,

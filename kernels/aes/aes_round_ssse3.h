@@ -49,6 +49,10 @@ AES_SSSE3_INLINE aes_inverse_ssse3 aes_invert_ssse3(__m128i w)
     const __m128i nibble = _mm_set1_epi8(0x0f), inv = AES_SSSE3_T(inv);
     __m128i k = _mm_and_si128(w, nibble),
             i = _mm_and_si128(_mm_srli_epi32(w, 4), nibble);
+    /* Opaque to the compiler, so that j is one xor of the two nibbles:
+     * GCC otherwise rewrites it as (w ^ w >> 4) & 0x0f, an op more per
+     * round on the vector ports this code is bound by. */
+    __asm__("" : "+x"(k), "+x"(i));
     __m128i a_over_k = aes_lookup_ssse3(AES_SSSE3_T(a_over), k);
     __m128i j = _mm_xor_si128(i, k);
     __m128i iak = _mm_xor_si128(aes_lookup_ssse3(inv, i), a_over_k);

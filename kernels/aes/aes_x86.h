@@ -38,6 +38,7 @@
 
 #include "aes_internal.h"
 #include "../gf128/clmul_x86.h"
+#include "../polyval/polyval_x86.h"
 
 #define AESX_PASTE2(a, b) a##_##b
 #define AESX_PASTE(a, b) AESX_PASTE2(a, b)
@@ -330,6 +331,131 @@ void AESX_FN(aes_ctr)(const aes_key *k, uint8_t ctr[16], uint8_t *out,
 #define CTR_CALL(nr) ctr_blocks(k, ctr, out, in, nblocks, nr)
     AESX_BY_ROUNDS(k, CTR_CALL);
 #undef CTR_CALL
+}
+
+/* XCTR: the block index xored into the nonce's low quadword (a message
+ * never reaches 2^64 blocks), each lane's index one more than the last. */
+
+AESX_INLINE void xctr_vecs(const aes_key *k, vec nonce, vec *ctr, uint8_t *out,
+                           const uint8_t *in, int n, int part, int nr)
+{
+    vec s[AESX_NVEC];
+    AESX_UNROLL
+    for (int j = 0; j < n; j++)
+        s[j] = V_XOR(nonce, V_ADD64(*ctr, V_LANE_QWORDS(j * LANES)));
+    *ctr = V_ADD64(*ctr, V_BCAST(_mm_set_epi64x(0, n * LANES)));
+    cipher_vecs(k, s, n, nr, 0);
+    store_xor_vecs(out, s, in, n, part);
+}
+
+AESX_INLINE void xctr_blocks(const aes_key *k, const uint8_t nonce[16],
+                             uint64_t first, uint8_t *out, const uint8_t *in,
+                             size_t nblocks, int nr)
+{
+    vec n0 = V_BCAST(blk_load(nonce)),
+        c = V_BCAST(_mm_set_epi64x(0, (long long)first));
+#define XCTR_STEP(n)                                                          \
+    (xctr_vecs(k, n0, &c, out, in, n, LANES, nr), in += AESX_VEC_BYTES * (n), \
+     out += AESX_VEC_BYTES * (n))
+    AESX_BATCHES(nblocks, XCTR_STEP);
+#undef XCTR_STEP
+    if (LANES > 1 && nblocks)
+        xctr_vecs(k, n0, &c, out, in, 1, (int)nblocks, nr);
+}
+
+void AESX_FN(aes_xctr)(const aes_key *k, const uint8_t nonce[16],
+                       uint64_t first, uint8_t *out, const uint8_t *in,
+                       size_t nblocks)
+{
+#define XCTR_CALL(nr) xctr_blocks(k, nonce, first, out, in, nblocks, nr)
+    AESX_BY_ROUNDS(k, XCTR_CALL);
+#undef XCTR_CALL
+}
+
+/* XCTR with POLYVAL of its output (HCTR2's second half), stitched as GCM
+ * is below: each whole batch's POLYVAL, with polyval_x86.h's pieces and a
+ * POLYVAL row's key, runs between the AES rounds of the next batch, so
+ * the carry-less multiplier and the AES unit work together; the last
+ * batch, and a rest of fewer blocks, are hashed after their XCTR. */
+
+AESX_INLINE __m128i xctr_pv_vecs(const aes_key *k, const polyval_key *pk,
+                                 vec nonce, vec *ctr, __m128i acc,
+                                 uint8_t *out, const uint8_t *in, int nr,
+                                 const uint8_t *hashed, int hash)
+{
+    const int n = AESX_NVEC;
+    vec s[AESX_NVEC], rk = round_key(k->enc[0]);
+    pv_sum sum = pv_sum_zero();
+    AESX_UNROLL
+    for (int j = 0; j < n; j++)
+        s[j] = V_XOR(V_XOR(nonce, V_ADD64(*ctr, V_LANE_QWORDS(j * LANES))),
+                     rk);
+    *ctr = V_ADD64(*ctr, V_BCAST(_mm_set_epi64x(0, n * LANES)));
+    /* One POLYVAL vector between consecutive rounds: n = 8, and AES has
+     * at least 10. */
+    AESX_UNROLL_ROUNDS
+    for (int r = 1; r < nr; r++) {
+        rk = round_key(k->enc[r]);
+        AESX_UNROLL
+        for (int j = 0; j < n; j++)
+            s[j] = V_AESENC(s[j], rk);
+        if (hash && r <= n) {
+            vec x = V_LOADU(hashed + AESX_VEC_BYTES * (r - 1));
+            if (r == 1)
+                x = V_XOR(x, V_ZEXT(acc));
+            pv_sum_add(&sum, x, pv_powers(pk, n * LANES, (r - 1) * LANES));
+        }
+    }
+    rk = round_key(k->enc[nr]);
+    AESX_UNROLL
+    for (int j = 0; j < n; j++)
+        s[j] = V_AESENCLAST(s[j], rk);
+    store_xor_vecs(out, s, in, n, LANES);
+    return hash ? pv_sum_reduce(&sum) : acc;
+}
+
+/* acc continued over nblocks at p: batches of AESX_NVEC, 4, 2 and 1
+ * vectors, then the blocks short of a vector. */
+AESX_INLINE __m128i pv_blocks(const polyval_key *pk, __m128i acc,
+                              const uint8_t *p, size_t nblocks)
+{
+#define PV_STEP(n) (acc = pv_vecs(pk, acc, p, n), p += AESX_VEC_BYTES * (n))
+    AESX_BATCHES(nblocks, PV_STEP);
+#undef PV_STEP
+    return pv_blks(pk, acc, p, nblocks);
+}
+
+AESX_INLINE void xctr_polyval_blocks(const aes_key *k, const polyval_key *pk,
+                                     const uint8_t nonce[16], uint64_t first,
+                                     uint8_t acc[16], uint8_t *out,
+                                     const uint8_t *in, size_t nblocks, int nr)
+{
+    vec n0 = V_BCAST(blk_load(nonce)),
+        c = V_BCAST(_mm_set_epi64x(0, (long long)first));
+    __m128i y = blk_load(acc);
+    size_t done = 0;
+    if (nblocks >= AESX_BATCH) {
+        y = xctr_pv_vecs(k, pk, n0, &c, y, out, in, nr, NULL, 0);
+        for (done = AESX_BATCH; nblocks - done >= AESX_BATCH;
+             done += AESX_BATCH)
+            y = xctr_pv_vecs(k, pk, n0, &c, y, out + 16 * done, in + 16 * done,
+                             nr, out + 16 * (done - AESX_BATCH), 1);
+        y = pv_vecs(pk, y, out + 16 * (done - AESX_BATCH), AESX_NVEC);
+    }
+    xctr_blocks(k, nonce, first + done, out + 16 * done, in + 16 * done,
+                nblocks - done, nr);
+    blk_store(acc, pv_blocks(pk, y, out + 16 * done, nblocks - done));
+}
+
+void AESX_FN(aes_xctr_polyval)(const aes_key *k, const polyval_key *pk,
+                               const uint8_t nonce[16], uint64_t first,
+                               uint8_t acc[16], uint8_t *out,
+                               const uint8_t *in, size_t nblocks)
+{
+#define XCTR_PV_CALL(nr)                                                      \
+    xctr_polyval_blocks(k, pk, nonce, first, acc, out, in, nblocks, nr)
+    AESX_BY_ROUNDS(k, XCTR_PV_CALL);
+#undef XCTR_PV_CALL
 }
 
 /* CBC. Encryption is one chain: the plaintext and the first round key are

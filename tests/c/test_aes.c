@@ -12,6 +12,7 @@
 #include "../../kernels/registry.h"
 #include "../../kernels/aes/aes.h"
 #include "../../kernels/aes/aes_internal.h"
+#include "../../kernels/polyval/polyval.h"
 #include "check.h"
 #include "emulated/emulated.h"
 #include "json.h"
@@ -25,9 +26,11 @@
  * the table's. */
 AES_DECLARE_ISA(vaes_avx512_emulated);
 AES_DECLARE_GHASH(vaes_avx512_emulated);
+AES_DECLARE_XCTR_POLYVAL(vaes_avx512_emulated);
 static const aes_impl vaes_avx512_emulated =
     AES_ROW("vaes-avx512 (emulated zmm)", vaes_avx512_emulated,
-            vaes_avx512_emulated, EMULATED_CPU);
+            vaes_avx512_emulated, aes_xctr_polyval_vaes_avx512_emulated,
+            EMULATED_CPU);
 
 static int usable(const aes_impl *impl)
 {
@@ -551,12 +554,19 @@ static void test_gcm_vs_openssl(const aes_impl *impl, size_t key_len)
 
 /* Every ISA against generic where the counter's low 32 bits wrap inside a
  * batch: GCM's inc32 must not carry into the IV. */
-static void test_gcm_counter_wrap(const aes_impl *impl)
+/* The table's last row, the portable reference. */
+static const aes_impl *generic_impl(void)
 {
     const aes_impl *generic = &aes_impls[0];
-    uint64_t seed = 50;
     while (generic[1].v.isa)
         generic++;
+    return generic;
+}
+
+static void test_gcm_counter_wrap(const aes_impl *impl)
+{
+    const aes_impl *generic = generic_impl();
+    uint64_t seed = 50;
     CASE("GCM inc32 wraps inside a batch, == generic @%s", impl->v.isa);
     if (!usable(impl))
         return;
@@ -583,6 +593,121 @@ static void test_gcm_counter_wrap(const aes_impl *impl)
         CHECK(memcmp(out_buf, want, 16 * nblocks) == 0 &&
                   memcmp(ctr, ctr_want, 16) == 0 && memcmp(y, y_want, 16) == 0,
               "%zu blocks from counter %s", nblocks, check_hex(ctr_want, 16));
+    }
+}
+
+/* XCTR: every vector of the HCTR2 authors' file, both ways (the second in
+ * place). */
+static void test_xctr_vectors(const aes_impl *impl, const char *file,
+                              size_t expected)
+{
+    json *doc;
+    CASE("XCTR %s, every vector, in place @%s", file, impl->v.isa);
+    if (!usable(impl))
+        return;
+    doc = json_load(vector_path(file));
+    if (!CHECK(doc && doc->type == JSON_ARRAY, "cannot load %s", file)) {
+        json_free(doc);
+        return;
+    }
+    for (size_t i = 0; i < doc->n; i++) {
+        const json *in = json_get(&doc->items[i], "input");
+        size_t key_len, nonce_len, pt_len, ct_len;
+        uint8_t *key = hex_decode(json_get_string(in, "key_hex"), &key_len),
+                *nonce = hex_decode(json_get_string(in, "nonce_hex"), &nonce_len),
+                *pt = hex_decode(json_get_string(&doc->items[i],
+                                                 "plaintext_hex"), &pt_len),
+                *ct = hex_decode(json_get_string(&doc->items[i],
+                                                 "ciphertext_hex"), &ct_len);
+        aes_key k;
+        CHECK(nonce_len == 16 && ct_len == pt_len && pt_len <= MAX_LEN,
+              "vector %zu: a 16-byte nonce, ciphertext as long as plaintext",
+              i);
+        CHECK(aes_setup(impl, &k, key, key_len) == 0, "vector %zu setup", i);
+        aes_xctr_xor(impl, &k, out_buf, pt, pt_len, nonce);
+        CHECK(memcmp(out_buf, ct, ct_len) == 0, "vector %zu (%zu bytes): %s",
+              i, pt_len, check_hex(out_buf, pt_len));
+        aes_xctr_xor(impl, &k, out_buf, out_buf, ct_len, nonce);
+        CHECK(memcmp(out_buf, pt, pt_len) == 0, "vector %zu back, in place", i);
+        free(key), free(nonce), free(pt), free(ct);
+    }
+    CHECK(doc->n == expected, "%s: %zu vectors, expected %zu", file, doc->n,
+          expected);
+    json_free(doc);
+}
+
+/* XCTR against generic on random lengths, misaligned and in place; and the
+ * row function from a counter far from 1 (the low quadword near its top,
+ * where nothing may carry into the nonce's high half). */
+static void test_xctr_vs_generic(const aes_impl *impl, size_t key_len)
+{
+    const aes_impl *generic = generic_impl();
+    uint64_t seed = 70 + key_len;
+    CASE("AES-%zu-XCTR == generic, random lengths, far counters @%s",
+         8 * key_len, impl->v.isa);
+    if (!usable(impl))
+        return;
+    for (int i = 0; i < TRIALS; i++) {
+        trial t = random_trial(&seed, 0);
+        aes_key k, kg;
+        size_t nblocks = t.len / 16;
+        uint64_t first = i % 2 ? UINT64_MAX - check_random(&seed) % 300
+                               : check_random(&seed);
+        aes_setup(impl, &k, t.key, key_len);
+        aes_setup(generic, &kg, t.key, key_len);
+        aes_xctr_xor(generic, &kg, want, t.in, t.len, t.iv);
+        aes_xctr_xor(impl, &k, t.out, t.in, t.len, t.iv);
+        CHECK(memcmp(t.out, want, t.len) == 0, "len %zu in_place %d", t.len,
+              t.in_place);
+        generic->xctr(&kg, t.iv, first, want, t.in, nblocks);
+        impl->xctr(&k, t.iv, first, t.out, t.in, nblocks);
+        CHECK(memcmp(t.out, want, 16 * nblocks) == 0,
+              "%zu blocks from counter %llu", nblocks,
+              (unsigned long long)first);
+    }
+}
+
+/* XCTR with POLYVAL in one pass (HCTR2's), where a row has it: the same
+ * output as its XCTR, and the same hash as POLYVAL generic of that output,
+ * from a random accumulator, over 0 to 256 blocks (every batch and rest
+ * of every row), misaligned and in place. */
+static void test_xctr_polyval(const aes_impl *impl)
+{
+    const polyval_impl *pv = polyval_find("pclmul"),
+                       *pv_generic = polyval_find("generic");
+    uint64_t seed = 75;
+    CASE("XCTR with POLYVAL == XCTR, then POLYVAL generic of its output @%s",
+         impl->v.isa);
+    if (!impl->xctr_polyval) {
+        SKIP("%s has no XCTR with POLYVAL (HCTR2 runs two passes)",
+             impl->v.isa);
+        return;
+    }
+    if (!usable(impl))
+        return;
+    for (int i = 0; i < TRIALS; i++) {
+        trial t = random_trial(&seed, 0);
+        size_t nblocks = check_random(&seed) % (MAX_LEN / 16 + 1);
+        uint64_t first = check_random(&seed);
+        uint8_t h[16], acc[16], acc_want[16];
+        aes_key k;
+        polyval_key pk, pk_generic;
+        check_fill_random(h, 16, &seed);
+        check_fill_random(acc, 16, &seed);
+        check_fill_random(t.in, 16 * nblocks, &seed);
+        memcpy(acc_want, acc, 16);
+        aes_setup(impl, &k, t.key, 16 + 16 * (size_t)(i % 2));
+        pv->init(&pk, h);
+        pv_generic->init(&pk_generic, h);
+        impl->xctr(&k, t.iv, first, want, t.in, nblocks);
+        pv_generic->update(&pk_generic, acc_want, want, nblocks);
+        impl->xctr_polyval(&k, &pk, t.iv, first, acc, t.out, t.in, nblocks);
+        CHECK(memcmp(t.out, want, 16 * nblocks) == 0 &&
+                  memcmp(acc, acc_want, 16) == 0,
+              "%zu blocks, in place %d: output %s, hash %s", nblocks,
+              t.in_place,
+              memcmp(t.out, want, 16 * nblocks) ? "differs" : "agrees",
+              check_hex(acc, 16));
     }
 }
 
@@ -775,6 +900,11 @@ int main(void)
             test_gcm_vs_openssl(impl, key_lens[j]);
         }
         test_gcm_counter_wrap(impl);
+        test_xctr_vectors(impl, "xctr_aes128.json", 25);
+        test_xctr_vectors(impl, "xctr_aes256.json", 45);
+        test_xctr_vs_generic(impl, 16);
+        test_xctr_vs_generic(impl, 32);
+        test_xctr_polyval(impl);
     }
     test_single_round("aes_round_generic", aes_round_generic, 0);
     test_single_round("aes_round_ssse3", round_ssse3, CPU_SSSE3);

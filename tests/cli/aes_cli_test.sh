@@ -21,6 +21,11 @@ cs2_31=fc00783e0efdb2c1d445d4c8eff7ed2297687268d6ecccc0c07b25e25ecfe5
 xts1=917cf69ebd68b2ec9b9fe9a3eadda692cd43d2f59598ed858c02c2652fbf922e
 gcm2=0388dace60b6a392f328c2b971b2fe78ab6e47d42cec13bdf53a67b21257bddf
 gcm14=cea7403d4d606b6e074ec5d3baf39d18d0d1c8a799996bf0265b98b5d48ab919
+# The HCTR2 authors' XCTR-AES-256 vector 1 (tests/vectors/xctr_aes256.json).
+xk256=775cc0739a6497912feee020c204592e97d2a770b3b0216b8fbfb851a8ea0f62
+xnonce=318e1fcdfd23eb7f8a1f1b23532744e5
+xpt=cdff8c9b945a513f409356936639631fbfe6a4fabe799303f5667416fce4ce
+xct=8bd3c3ce66f8664cadd6f50fd8995a75a13cab0b213657728829e9ea4a8de9
 
 while read -r kernel isa support; do
     case "$kernel" in aes128-ctr) ;; *) continue ;; esac
@@ -56,6 +61,10 @@ while read -r kernel isa support; do
         "${gcm14:0:62}00" aes256-gcm $i --key=$zero32 --iv=000000000000000000000000 --decrypt
     expect_status "aes128-gcm@$isa AAD changed: exit 1" 1 "$gcm2" \
         aes128-gcm $i --key=$zero16 --iv=000000000000000000000000 --aad=00 --decrypt
+    expect_kat "aes256-xctr@$isa the HCTR2 authors' vector 1" "$xpt" "$xct" \
+        aes256-xctr $i --key=$xk256 --iv=$xnonce
+    expect_kat "aes256-xctr@$isa inverts itself" "$xct" "$xpt" \
+        aes256-xctr $i --key=$xk256 --iv=$xnonce
 done <"$tmp/list"
 
 # The same sector as --sector=N and as its little-endian --tweak.
@@ -78,6 +87,10 @@ expect_status "ctr without --iv" 2 "$sp" aes128-ctr --key=$k128
 expect_status "ctr 12-byte iv" 2 "$sp" aes128-ctr --key=$k128 --iv=000000000000000000000000
 expect_status "ctr takes no --decrypt" 2 "$sp" aes128-ctr --key=$k128 --iv=$ctr --decrypt
 expect_status "aes256-ctr with a 16-byte key" 2 "$sp" aes256-ctr --key=$k128 --iv=$ctr
+expect_status "xctr 12-byte nonce" 2 "$sp" aes128-xctr --key=$k128 --iv=000000000000000000000000
+expect_status "xctr without --iv" 2 "$sp" aes128-xctr --key=$k128
+expect_status "aes256-xctr with a 16-byte key" 2 "$sp" aes256-xctr --key=$k128 --iv=$ctr
+expect_status "xctr takes no --sector" 2 "$sp" aes128-xctr --key=$k128 --iv=$ctr --sector=1
 expect_status "gcm 16-byte iv" 2 "$sp" aes128-gcm --key=$k128 --iv=$ctr
 expect_status "gcm --decrypt shorter than a tag" 2 616263 aes128-gcm --key=$k128 --iv=000000000000000000000000 --decrypt
 expect_status "gcm takes no --tweak" 2 "$sp" aes128-gcm --key=$k128 --iv=000000000000000000000000 --tweak=$zero16

@@ -1,38 +1,74 @@
-"""Sector encryption: bytes per second at 512- and 4096-byte sectors, for
-AES-XTS and -CBC, ChaCha and XChaCha, OpenSSL's older ciphers, and memcpy
-as the memory line."""
+"""Sector encryption, as a disk or file-encryption developer weighs it
+today: AES-XTS, HCTR2 and Adiantum beside ChaCha, at every ISA (ssse3 the
+constant-time software AES, generic the T-table AES that leaks), and
+OpenSSL's XTS as it runs and with AES-NI masked; then the other rows of
+the seed's table (AES-CBC, XChaCha, OpenSSL's older ciphers, memcpy as the
+memory line), kept as they were; every row with its leak verdicts (ctgrind
+and the t-test) when make leak-table has written them. bytes/sec, the
+seed's unit, and TSC ticks per byte, at 512- and 4096-byte sectors."""
+from ..leak.table import read_leak
+from .aead import MASKED, NO_AESNI_ENV, add_with_and_without_aesni
 from .figures import bar_chart
-from .measure import Scenario, throughput
-from .table import Column, Table
+from .measure import ExtraRun, Scenario, throughput
+from .table import Column, Table, add_leak_verdicts
 
 SIZES = [512, 4096]
-KERNELS = ["aes128-xts", "aes256-xts", "aes128-cbc", "aes256-cbc",
-           "chacha8", "chacha12", "chacha20",
-           "xchacha8", "xchacha12", "xchacha20",
-           "openssl:camellia-128-cbc", "openssl:camellia-256-cbc",
-           "openssl:bf-cbc", "openssl:des-ede3-cbc", "memcpy"]
+# What a disk is encrypted with today, one sector per call.
+CHOICES = ["aes128-xts", "aes256-xts", "aes128-hctr2", "aes256-hctr2",
+           "adiantum", "adiantum20", "adiantum8",
+           "chacha8", "chacha12", "chacha20"]
+OPENSSL = ["openssl:aes-128-xts", "openssl:aes-256-xts"]
+# The rest of the seed's table.
+SEED = ["aes128-cbc", "aes256-cbc", "xchacha8", "xchacha12", "xchacha20",
+        "openssl:camellia-128-cbc", "openssl:camellia-256-cbc",
+        "openssl:bf-cbc", "openssl:des-ede3-cbc", "memcpy"]
+KERNELS = CHOICES + OPENSSL + SEED
 
 
 def values(results, kernel, isa):
-    return [throughput(results, kernel, isa, size) for size in SIZES]
+    """bytes/sec at each size, then TSC ticks per byte at each size."""
+    return [throughput(results, kernel, isa, size) for size in SIZES] + [
+        results.median(kernel, isa, size, "tsc_cycles_per_byte")
+        for size in SIZES]
 
 
 def table(m):
-    t = Table([Column(f"{s}-byte sectors (bytes/sec)", "int") for s in SIZES])
-    for kernel in KERNELS:
+    t = Table([Column(f"{s}-byte sectors (bytes/sec)", "int") for s in SIZES]
+              + [Column(f"{s}-byte sectors (TSC ticks/byte)") for s in SIZES])
+    for kernel in CHOICES:
+        t.add_variants(m, kernel, values)
+    for kernel in OPENSSL:
+        add_with_and_without_aesni(t, m, kernel, values)
+    for kernel in SEED:
         t.add_variants(m, kernel, values)
     t.notes += [
         "One call encrypts one sector. bytes/sec is 10^9 / (TSC-timed "
-        "ns/byte).",
+        "ns/byte); TSC ticks per byte are the same medians in the "
+        "timestamp counter's ticks, not core cycles.",
+        "AES at ssse3 is the constant-time software AES (vector permute, "
+        "as OpenSSL's vpaes), for CPUs without AES instructions; at "
+        "generic, the T-table AES, whose lookups leak the key through the "
+        "cache (ctgrind flags them). HCTR2's rows pair those AES rows with "
+        "POLYVAL's; its tweak is 32 bytes, as Linux's fscrypt uses.",
+        "XTS changes only the 16-byte blocks of a sector that changed, so "
+        "an observer of two versions learns which; HCTR2 and Adiantum "
+        "change the whole sector (docs/disk.md).",
         "ChaCha and XChaCha per sector: the bench uses one fixed nonce "
         "where a disk would use the sector number. The cost is the same, "
         "as the nonce is an input and not work; XChaCha derives its subkey "
         "(HChaCha) on every call, as a per-sector nonce needs.",
-        "AES-XTS and AES-CBC rows are encryption. CBC encryption is "
-        "serial; its decryption (not measured here) runs blocks in "
-        "parallel.",
-        "memcpy is the memory-bandwidth line.",
+        "OpenSSL: as it runs by default, and in a second run with "
+        "OPENSSL_ia32cap=\"~0x200000200000000\", which clears AES-NI and "
+        "PCLMULQDQ (its software AES path).",
+        "OpenSSL's masked rows have no leak verdict of their own: make "
+        "leak-table runs OpenSSL as it runs by default.",
+        "From aes128-cbc on, the rows of the seed's table, as it had them: "
+        "AES-CBC (encryption, which is serial; its decryption runs blocks "
+        "in parallel), XChaCha, OpenSSL's older ciphers, and memcpy as the "
+        "memory-bandwidth line.",
     ]
+    add_leak_verdicts(t, m.leak_csv, read_leak(m.leak_csv),
+                      unchecked=(MASKED,))
     return t
 
 
@@ -42,5 +78,7 @@ def chart(t, m):
 
 
 SCENARIO = Scenario(
-    "disk", "sector encryption throughput at 512- and 4096-byte sectors",
-    "the FreeBSD GELI table", KERNELS, SIZES, table, chart)
+    "disk", "sector encryption at 512- and 4096-byte sectors: XTS, HCTR2, "
+    "Adiantum, ChaCha and the seed's ciphers, with leak verdicts",
+    "the FreeBSD GELI table", KERNELS, SIZES, table, chart,
+    extra_runs=[ExtraRun("no-aesni", "openssl:aes", NO_AESNI_ENV)])

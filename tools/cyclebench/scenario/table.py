@@ -122,9 +122,10 @@ def leak_verdict(found):
     return "leak: " + ", ".join(parts) if parts else ""
 
 
-def add_leak_verdicts(t, path, leak):
+def add_leak_verdicts(t, path, leak, unchecked=()):
     """Each of our rows' verdicts from make leak-table's CSV, after its
-    note; a note saying how to get them when there is none."""
+    note, except rows labelled as in unchecked (a run make leak-table did
+    not make); a note saying how to get them when there is none."""
     if leak is None:
         t.notes.append(f"No leak verdicts: {path} is absent (`make "
                        "leak-table` writes it; then rerun this scenario).")
@@ -132,6 +133,8 @@ def add_leak_verdicts(t, path, leak):
     _, rows = leak
     found = {(r.get("kernel"), r.get("isa")): r for r in rows}
     for row in t.rows:
+        if row.label in unchecked:
+            continue
         words = leak_verdict(found.get((row.kernel, row.isa), {}))
         if words:
             row.note = f"{row.note}; {words}" if row.note else words
