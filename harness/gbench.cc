@@ -75,6 +75,42 @@ bool has_flag(const std::vector<char *> &args, const char *flag)
     return false;
 }
 
+// The counters gb_state_set_timed_calls leaves for the reports: the library
+// aggregates counters over repetitions, so the per-call time's mean,
+// median, stddev and cv arrive here computed like any counter's.
+const char kTimedCalls[] = "cyclebench:timed_calls";
+const char kSecondsPerCall[] = "cyclebench:seconds_per_call";
+
+// Google Benchmark's iterations, real_time and cpu_time are the calls
+// timed and the time per call (accumulated time over iterations). The
+// library calls each benchmark once and times the whole call, warm-up and
+// bookkeeping included; a benchmark that timed its calls itself is reported
+// as what it timed. For an aggregate the library has already set iterations
+// to the repetitions; its cv (a percentage) is written as it stands.
+std::vector<benchmark::BenchmarkReporter::Run>
+per_call(std::vector<benchmark::BenchmarkReporter::Run> runs)
+{
+    using Run = benchmark::BenchmarkReporter::Run;
+    for (Run &r : runs) {
+        auto seconds = r.counters.find(kSecondsPerCall);
+        auto calls = r.counters.find(kTimedCalls);
+        if (seconds == r.counters.end() || calls == r.counters.end())
+            continue;
+        if (r.run_type == Run::RT_Iteration)
+            r.iterations = static_cast<benchmark::IterationCount>(
+                calls->second.value);
+        double scale = r.run_type == Run::RT_Aggregate &&
+                               r.aggregate_unit == benchmark::kPercentage
+                           ? 1.0
+                           : static_cast<double>(r.iterations);
+        r.real_accumulated_time = seconds->second.value * scale;
+        r.cpu_accumulated_time = r.real_accumulated_time;
+        r.counters.erase(seconds);
+        r.counters.erase(calls);
+    }
+    return runs;
+}
+
 // Hands every report to the display and to the file reports, so one run
 // writes them all and the caller decides where (and how atomically) the
 // files go.
@@ -107,10 +143,11 @@ public:
     }
     void ReportRuns(const std::vector<Run> &runs) override
     {
+        std::vector<Run> timed = per_call(runs);
         instances_++;
-        display_->ReportRuns(runs);
+        display_->ReportRuns(timed);
         for (auto *r : files_)
-            r->ReportRuns(runs);
+            r->ReportRuns(timed);
     }
     void Finalize() override
     {
@@ -294,9 +331,12 @@ int gb_state_keep_running_batch(gb_state *s, uint64_t n)
     return state_of(s).KeepRunningBatch(static_cast<benchmark::IterationCount>(n));
 }
 
-void gb_state_set_bytes_processed(gb_state *s, int64_t bytes)
+void gb_state_set_timed_calls(gb_state *s, uint64_t calls,
+                              double seconds_per_call)
 {
-    state_of(s).SetBytesProcessed(bytes);
+    benchmark::State &st = state_of(s);
+    st.counters[kTimedCalls] = benchmark::Counter(static_cast<double>(calls));
+    st.counters[kSecondsPerCall] = benchmark::Counter(seconds_per_call);
 }
 
 void gb_state_set_counter(gb_state *s, const char *name, double value,

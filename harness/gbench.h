@@ -7,6 +7,7 @@
  *       uint64_t n = gb_state_max_iterations(s);  // 1
  *       while (gb_state_keep_running_batch(s, n))
  *           measure(arg, &figure);
+ *       gb_state_set_timed_calls(s, calls, seconds_per_call);
  *       gb_state_set_counter(s, "figure", figure, GB_COUNTER_DEFAULT);
  *   }
  */
@@ -71,7 +72,14 @@ uint64_t gb_state_max_iterations(const gb_state *s);
 /* True while n more iterations are to run (the first call starts
  * Google Benchmark's timer, the last stops it). */
 int gb_state_keep_running_batch(gb_state *s, uint64_t n);
-void gb_state_set_bytes_processed(gb_state *s, int64_t bytes);
+/* The calls the benchmark timed and the time of one, in seconds, which the
+ * reports give as Google Benchmark means its fields: iterations the calls,
+ * real_time and cpu_time the time per call in time_unit. Without it they
+ * are the library's timing of the whole benchmark function. With
+ * repetitions, the aggregates (mean, median, stddev, cv) of real_time and
+ * cpu_time are those of the per-call times. */
+void gb_state_set_timed_calls(gb_state *s, uint64_t calls,
+                              double seconds_per_call);
 void gb_state_set_counter(gb_state *s, const char *name, double value,
                           gb_counter_flags flags);
 void gb_state_skip_with_error(gb_state *s, const char *message);
