@@ -15,6 +15,10 @@
 #include <string>
 #include <vector>
 
+extern "C" {
+#include "args.h"
+}
+
 static_assert(int{GB_COUNTER_RATE} == int{benchmark::Counter::kIsRate}, "");
 static_assert(int{GB_COUNTER_ITERATION_INVARIANT} ==
                   int{benchmark::Counter::kIsIterationInvariant}, "");
@@ -64,6 +68,32 @@ void note_started(const std::string &name)
               " left)";
     std::fprintf(stderr, "[%zu/%zu] %s%s\n", started.size(), selected,
                  name.c_str(), eta.c_str());
+}
+
+// The filter as RunSpecifiedBenchmarks applies it (a POSIX extended regex
+// searched in the name, "all" for everything, a leading '-' negating),
+// because 1.7.1 has no public way to ask which benchmarks it selects.
+struct {
+    regex_t re;
+    bool negative;
+} name_filter;
+
+int compile_filter(char *err, size_t errlen)
+{
+    std::string filter = benchmark::GetBenchmarkFilter();
+    std::string spec = filter.empty() || filter == "all" ? "." : filter;
+    name_filter.negative = spec[0] == '-';
+    if (name_filter.negative)
+        spec.erase(0, 1);
+    int rc = regcomp(&name_filter.re, spec.c_str(), REG_EXTENDED | REG_NOSUB);
+    if (rc == 0)
+        return 0;
+    char why[128], q[128];
+    regerror(rc, &name_filter.re, why, sizeof why);
+    std::snprintf(err, errlen, "--benchmark_filter=%s is not a valid "
+                  "extended regex (%s)", cli_quote(filter.c_str(), q, sizeof q),
+                  why);
+    return -1;
 }
 
 bool has_flag(const std::vector<char *> &args, const char *flag)
@@ -227,16 +257,21 @@ int gb_initialize(int argc, char **argv, char *err, size_t errlen)
     std::cerr.rdbuf(cerr_buf);
     std::string why = complaint.str();
     why.erase(why.find_last_not_of(" \n") + 1);
+    for (char &c : why) // it may echo a value: one line, still
+        if (static_cast<unsigned char>(c) < 0x20)
+            c = ' ';
+    char q[128];
     if (n > 1 && why.empty())
-        std::snprintf(err, errlen, "unknown flag '%s': see the --benchmark_* "
-                      "flags of Google Benchmark 1.7.1", args[1]);
+        std::snprintf(err, errlen, "unknown flag %s: see the --benchmark_* "
+                      "flags of Google Benchmark 1.7.1",
+                      cli_quote(args[1], q, sizeof q));
     else if (n > 1)
-        std::snprintf(err, errlen, "bad value in '%s': %s", args[1],
-                      why.c_str());
+        std::snprintf(err, errlen, "bad value in %s: %s",
+                      cli_quote(args[1], q, sizeof q), why.c_str());
     if (n > 1)
         return -1;
     std::cerr << complaint.str();
-    return 0;
+    return compile_filter(err, errlen);
 }
 
 void gb_register(const char *name, gb_function *fn, void *arg)
@@ -262,43 +297,24 @@ void gb_add_context(const char *key, const char *value)
     benchmark::AddCustomContext(key, v);
 }
 
-// The filter as RunSpecifiedBenchmarks applies it (a POSIX extended regex
-// searched in the name, "all" for everything, a leading '-' negating),
-// because 1.7.1 has no public way to ask which benchmarks it selects.
-long gb_count_selected(char *err, size_t errlen)
+const char *gb_filter(void)
 {
-    std::string filter = benchmark::GetBenchmarkFilter();
-    std::string spec = filter.empty() || filter == "all" ? "." : filter;
-    bool negative = spec[0] == '-';
-    if (negative)
-        spec.erase(0, 1);
-    regex_t re;
-    int rc = regcomp(&re, spec.c_str(), REG_EXTENDED | REG_NOSUB);
-    if (rc != 0) {
-        char why[128];
-        regerror(rc, &re, why, sizeof why);
-        std::snprintf(err, errlen, "--benchmark_filter='%s' is not a valid "
-                      "extended regex (%s)", filter.c_str(), why);
-        return -1;
-    }
-    long n = 0;
-    for (const std::string &name : registered)
-        n += (regexec(&re, name.c_str(), 0, nullptr, 0) == 0) != negative;
-    regfree(&re);
-    if (n == 0)
-        std::snprintf(err, errlen, "no benchmark matches --benchmark_filter='%s'"
-                      ": see the names with --benchmark_list_tests=true",
-                      filter.c_str());
-    return n;
+    static std::string filter;
+    filter = benchmark::GetBenchmarkFilter();
+    return filter.empty() ? "all" : filter.c_str();
 }
 
-long gb_run(const gb_format *formats, char **reports, size_t n_reports,
-            char *err, size_t errlen)
+int gb_filter_selects(const char *name)
 {
-    long n = gb_count_selected(err, errlen);
-    if (n <= 0)
-        return -1;
-    selected = static_cast<size_t>(n);
+    return (regexec(&name_filter.re, name, 0, nullptr, 0) == 0) !=
+           name_filter.negative;
+}
+
+long gb_run(const gb_format *formats, char **reports, size_t n_reports)
+{
+    selected = 0;
+    for (const std::string &name : registered)
+        selected += gb_filter_selects(name.c_str());
     started.clear();
     run_start = std::chrono::steady_clock::now();
 
