@@ -14,8 +14,15 @@ CXXFLAGS := -std=c++17 $(OPT) -g -Wall -Wextra -Werror
 # the C++ runtime for it.
 LDLIBS  := -lbenchmark -lpfm -lsodium -lcrypto -lstdc++ -lpthread -lm
 
-# Per-ISA flags. kernels/<primitive>/<primitive>_<isa>.c gets FLAGS_<isa>;
-# every other file (tables, modes, dispatch, harness) gets none.
+# Kernel sources are kernels/<primitive>/<primitive>.c (the table and the
+# registry kernels) or kernels/<primitive>/<primitive>_<suffix>.c, where the
+# suffix is an ISA, compiled with that ISA's flags (FLAGS_<isa>) and nothing
+# else, or a role below, which is not a variant and gets no flags. Every
+# other file (kernels/*.c, kernels/external/, harness, tests) gets none, so
+# the binary starts on any x86-64 CPU and picks variants at run time.
+ISAS := generic sse2 ssse3 sse41 avx2 avx512 avx512ifma aesni vaes_avx2 \
+        vaes_avx512
+FLAGS_generic     :=
 FLAGS_sse2        := -msse2
 FLAGS_ssse3       := -mssse3
 FLAGS_sse41       := -msse4.1
@@ -25,29 +32,44 @@ FLAGS_avx512ifma  := -mavx512f -mavx512vl -mavx512bw -mavx512ifma
 FLAGS_aesni       := -msse4.1 -maes -mpclmul
 FLAGS_vaes_avx2   := -mavx2 -maes -mpclmul -mvaes -mvpclmulqdq
 FLAGS_vaes_avx512 := -mavx512f -mavx512vl -mavx512bw -maes -mpclmul -mvaes -mvpclmulqdq
+# Suffixes that are not ISAs: registry kernels over another primitive's
+# table (aes_kernels.c), and one kernel's own file (tor_relay_cell.c).
+KERNEL_ROLES := kernels relay_cell
 
-# The ISA of a kernel source: its file name less "<directory name>_".
+# The suffix of a kernel source: its file name less "<directory name>_"
+# (the whole name for <primitive>.c).
 isa_of = $(patsubst $(notdir $(patsubst %/,%,$(dir $1)))_%,%,$(basename $(notdir $1)))
-isa_flags = $(FLAGS_$(call isa_of,$1))
+isa_flags = $(if $(filter kernels/external/%,$1),,$(FLAGS_$(call isa_of,$1)))
 
 BUILD   := build
-KERNEL_SRC  := $(wildcard kernels/*.c kernels/*/*.c)
-HARNESS_SRC := $(wildcard harness/*.c harness/*.cc)
-TEST_SRC    := $(wildcard tests/test_*.c)
-TEST_SUPPORT_SRC := tests/check.c tests/json.c tests/vectors.c tests/leak_controls.c
+KERNEL_SRC  := $(wildcard kernels/*.c kernels/*/*.c kernels/external/*/*.c)
+# A kernel source whose suffix is neither an ISA nor a role would silently
+# get no flags, or the wrong ones: refused, naming the fix.
+VARIANT_SRC := $(filter-out kernels/external/%,$(wildcard kernels/*/*.c))
+BAD_SUFFIX  := $(firstword $(foreach f,$(VARIANT_SRC),$(if $(filter \
+    $(call isa_of,$f),$(ISAS) $(KERNEL_ROLES)),,$(if $(filter \
+    $(call isa_of,$f),$(basename $(notdir $f))),$(if $(filter \
+    $(notdir $(patsubst %/,%,$(dir $f))).c,$(notdir $f)),,$f),$f))))
+$(if $(BAD_SUFFIX),$(error $(BAD_SUFFIX): '$(call isa_of,$(BAD_SUFFIX))' is neither an ISA nor a role: name it <primitive>_<isa>.c, or add the suffix to ISAS (with FLAGS_) or KERNEL_ROLES in the Makefile))
+# The timing-leak commands (leak/) are part of the binary; the ctgrind
+# driver is a program of its own.
+HARNESS_SRC := $(wildcard harness/*.c harness/*.cc) \
+               $(filter-out leak/ctgrind_driver.c,$(wildcard leak/*.c))
+TEST_SRC    := $(wildcard tests/c/test_*.c)
+TEST_SUPPORT_SRC := tests/c/check.c tests/c/json.c tests/c/vectors.c tests/c/leak_controls.c
 
 KERNEL_OBJ  := $(KERNEL_SRC:%.c=$(BUILD)/obj/%.o)
 HARNESS_OBJ := $(patsubst %,$(BUILD)/obj/%.o,$(basename $(HARNESS_SRC)))
 CLI_OBJ     := $(filter-out $(BUILD)/obj/harness/main.o,$(HARNESS_OBJ))
 TEST_SUPPORT_OBJ := $(TEST_SUPPORT_SRC:%.c=$(BUILD)/obj/%.o)
-TEST_BIN    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+TEST_BIN    := $(TEST_SRC:tests/c/%.c=$(BUILD)/tests/%)
 
 # The same kernels and tests again under AddressSanitizer and UBSan.
 ASAN_FLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 ASAN_KERNEL_OBJ := $(KERNEL_SRC:%.c=$(BUILD)/asan/%.o)
 ASAN_CLI_OBJ := $(CLI_OBJ:$(BUILD)/obj/%=$(BUILD)/asan/%)
 ASAN_TEST_SUPPORT_OBJ := $(TEST_SUPPORT_SRC:%.c=$(BUILD)/asan/%.o)
-ASAN_TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/asan-tests/%)
+ASAN_TEST_BIN := $(TEST_SRC:tests/c/%.c=$(BUILD)/asan-tests/%)
 
 .PHONY: all deps bench-deps test bench clean
 # Keep every object: none of them is an intermediate to delete, and a
@@ -100,20 +122,20 @@ $(BUILD)/asan/%.o: %.cc
 $(BUILD)/cyclebench: $(KERNEL_OBJ) $(HARNESS_OBJ)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
-$(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT_OBJ) $(KERNEL_OBJ) $(CLI_OBJ)
+$(BUILD)/tests/%: tests/c/%.c $(TEST_SUPPORT_OBJ) $(KERNEL_OBJ) $(CLI_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
-$(BUILD)/asan-tests/%: tests/%.c $(ASAN_TEST_SUPPORT_OBJ) $(ASAN_KERNEL_OBJ) $(ASAN_CLI_OBJ)
+$(BUILD)/asan-tests/%: tests/c/%.c $(ASAN_TEST_SUPPORT_OBJ) $(ASAN_KERNEL_OBJ) $(ASAN_CLI_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ASAN_FLAGS) $^ -o $@ $(LDLIBS)
 
-# test_aes also runs vaes-avx512's logic on four xmm lanes (tests/aes_emu4.c).
+# test_aes also runs vaes-avx512's logic on four xmm lanes (tests/c/aes_emu4.c).
 # Under the sanitizers that instantiation took 9 minutes to compile at -O3
 # and takes 1.5 at -O1 without variable tracking; the checks are the same.
-$(BUILD)/tests/test_aes: $(BUILD)/obj/tests/aes_emu4.o
-$(BUILD)/asan-tests/test_aes: $(BUILD)/asan/tests/aes_emu4.o
-$(BUILD)/asan/tests/aes_emu4.o: CFLAGS += -O1 -fno-var-tracking-assignments
+$(BUILD)/tests/test_aes: $(BUILD)/obj/tests/c/aes_emu4.o
+$(BUILD)/asan-tests/test_aes: $(BUILD)/asan/tests/c/aes_emu4.o
+$(BUILD)/asan/tests/c/aes_emu4.o: CFLAGS += -O1 -fno-var-tracking-assignments
 
 # make ctgrind's driver: the kernels with their secret marked for memcheck
 # (leak/ctgrind.h), compiled like the rest with no ISA flags; and the tests'
@@ -124,7 +146,7 @@ CTGRIND_LDLIBS := -lsodium -lcrypto -lpthread -lm
 $(CTGRIND_DRIVER): $(BUILD)/obj/leak/ctgrind_driver.o $(KERNEL_OBJ) $(BUILD)/obj/harness/args.o
 	$(CC) $(CFLAGS) $^ -o $@ $(CTGRIND_LDLIBS)
 
-$(CTGRIND_CONTROLS): $(BUILD)/obj/tests/ctgrind_controls.o $(BUILD)/obj/tests/leak_controls.o
+$(CTGRIND_CONTROLS): $(BUILD)/obj/tests/c/ctgrind_controls.o $(BUILD)/obj/tests/c/leak_controls.o
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $^ -o $@
 

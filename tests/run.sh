@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every test binary (plain and sanitized) and the shell tests, then
+# Runs every test binary (plain and sanitized, from tests/c/), the CLI
+# tests (tests/cli/) and the Python tests' wrappers (tests/py/), then
 # prints the one closing line CI reads: "N passed, N failed".
 set -u
 build=${1:-build}
@@ -37,7 +38,7 @@ done
 for t in "$build"/asan-tests/test_*; do
     [ -x "$t" ] && tally "asan $(basename "$t")" "$t"
 done
-for t in tests/*_test.sh; do
+for t in tests/cli/*_test.sh tests/py/*_test.sh; do
     [ -x "$t" ] && tally "$(basename "$t")" "$t" "$build/cyclebench"
 done
 

@@ -3,7 +3,7 @@
  * aes_vaes_avx2.c (ymm, 2) and aes_vaes_avx512.c (zmm, 4), each with its
  * own ISA flags. One source is what makes the AVX-512 variant trustworthy
  * on machines that cannot run it: it differs from the tested variants only
- * in the few V_* primitives its file defines, and tests/test_aes.c also
+ * in the few V_* primitives its file defines, and tests/c/test_aes.c also
  * compiles it for four blocks on four xmm registers, so the 4-lane logic
  * runs wherever AES-NI does.
  *

@@ -2,7 +2,7 @@
  * the avx2 file's loop (poly1305_vector.h) one width up, with the scalar
  * core for tails and the avx2 variant for short calls (below). With 32
  * vector registers GCC's loop does not spill, so unlike the avx2 file's it
- * is all C. tests/poly1305_avx512_emulated_test.sh also runs this file's
+ * is all C. tests/cli/poly1305_avx512_emulated_test.sh also runs this file's
  * logic on CPUs without AVX-512, with the intrinsics replaced by plain C. */
 #include <immintrin.h>
 

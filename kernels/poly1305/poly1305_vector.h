@@ -1,7 +1,7 @@
 /* The wide Poly1305 loop, written once for every vector width: the avx2
  * file includes it with 4 lanes of ymm, the avx512 file with 8 of zmm, so
  * the avx512 code is, but for the avx2 file's assembly multiply, the avx2
- * code one width up (and tests/poly1305_avx512_emulated_test.sh runs the
+ * code one width up (and tests/cli/poly1305_avx512_emulated_test.sh runs the
  * avx512 file on plain-C intrinsics where the CPU lacks AVX-512).
  *
  * The includer defines POLY1305_ISA (the suffix of the functions this

@@ -1,0 +1,700 @@
+/* AES: FIPS-197 and every Wycheproof vector (GCM, XTS, CBC under PKCS#5
+ * padding) on every ISA; differentials against OpenSSL's EVP ciphers over
+ * random lengths with misaligned and in-place buffers and counters that
+ * carry; and the registry kernels' contract: wrong tags rejected with no
+ * plaintext released, known answers and self-tests of ours and of the
+ * external kernels. */
+#include <openssl/evp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../kernels/registry.h"
+#include "../../kernels/aes/aes.h"
+#include "aes_emu4.h"
+#include "check.h"
+#include "json.h"
+#include "vectors.h"
+
+#define MAX_LEN 4096
+#define TRIALS 120
+
+static int usable(const aes_impl *impl)
+{
+    if (cpu_supports(impl->v.required))
+        return 1;
+    SKIP("%s not supported by this CPU", impl->v.isa);
+    return 0;
+}
+
+static int all_zero(const uint8_t *p, size_t n)
+{
+    uint8_t acc = 0;
+    for (size_t i = 0; i < n; i++)
+        acc |= p[i];
+    return acc == 0;
+}
+
+/* The registry kernel for a mode and key size, or NULL (AES-192 has none). */
+static const kernel *gcm_kernel(size_t key_len)
+{
+    return key_len == 16 ? &kernel_aes128_gcm
+           : key_len == 32 ? &kernel_aes256_gcm : NULL;
+}
+
+static const kernel *xts_kernel(size_t key_len)
+{
+    return key_len == 32 ? &kernel_aes128_xts
+           : key_len == 64 ? &kernel_aes256_xts : NULL;
+}
+
+static const kernel *cbc_kernel(size_t key_len)
+{
+    return key_len == 16 ? &kernel_aes128_cbc
+           : key_len == 32 ? &kernel_aes256_cbc : NULL;
+}
+
+/* FIPS-197 appendix C: key 00 01 02 ..., plaintext 00 11 22 ... ff; also as
+ * 37 copies at once and in place, through every batch size. */
+static void test_fips197(const aes_impl *impl)
+{
+    static const char *const want_hex[3] = {
+        "69c4e0d86a7b0430d8cdb78070b4c55a", "dda97ca4864cdfe06eaf70a0ec0d7191",
+        "8ea2b7ca516745bfeafc49904b496089",
+    };
+    CASE("FIPS-197 appendix C.1-C.3 (AES-128/192/256) @%s", impl->v.isa);
+    if (!usable(impl))
+        return;
+    for (int i = 0; i < 3; i++) {
+        uint8_t key[32], pt[16], got[16], many[37 * 16];
+        size_t key_len = 16 + 8 * (size_t)i, n;
+        uint8_t *want = hex_decode(want_hex[i], &n);
+        aes_key k;
+        for (int j = 0; j < 32; j++)
+            key[j] = (uint8_t)j;
+        for (int j = 0; j < 16; j++)
+            pt[j] = (uint8_t)(0x11 * j);
+        CHECK(aes_setup(impl, &k, key, key_len) == 0, "setup AES-%zu", 8 * key_len);
+        impl->encrypt(&k, got, pt, 1);
+        CHECK(memcmp(got, want, 16) == 0, "AES-%zu encrypt: %s", 8 * key_len,
+              check_hex(got, 16));
+        impl->decrypt(&k, got, want, 1);
+        CHECK(memcmp(got, pt, 16) == 0, "AES-%zu decrypt", 8 * key_len);
+        for (int j = 0; j < 37; j++)
+            memcpy(many + 16 * j, pt, 16);
+        impl->encrypt(&k, many, many, 37);
+        for (int j = 0; j < 37; j++)
+            CHECK(memcmp(many + 16 * j, want, 16) == 0,
+                  "AES-%zu block %d of 37", 8 * key_len, j);
+        impl->decrypt(&k, many, many, 37);
+        for (int j = 0; j < 37; j++)
+            CHECK(memcmp(many + 16 * j, pt, 16) == 0,
+                  "AES-%zu decrypt block %d of 37", 8 * key_len, j);
+        free(want);
+    }
+}
+
+/* Wycheproof */
+
+typedef struct wy_vector {
+    int id, valid;
+    uint8_t *key, *iv, *aad, *msg, *ct, *tag;
+    size_t key_len, iv_len, aad_len, msg_len, ct_len, tag_len;
+} wy_vector;
+
+static uint8_t *decode_field(const json *t, const char *name, size_t *len)
+{
+    const char *hex = json_get_string(t, name);
+    *len = 0;
+    return hex ? hex_decode(hex, len) : calloc(1, 1);
+}
+
+static wy_vector wy_decode(const json *t)
+{
+    wy_vector v;
+    v.id = (int)json_get(t, "tcId")->number;
+    v.valid = strcmp(json_get_string(t, "result"), "invalid") != 0;
+    v.key = decode_field(t, "key", &v.key_len);
+    v.iv = decode_field(t, "iv", &v.iv_len);
+    v.aad = decode_field(t, "aad", &v.aad_len);
+    v.msg = decode_field(t, "msg", &v.msg_len);
+    v.ct = decode_field(t, "ct", &v.ct_len);
+    v.tag = decode_field(t, "tag", &v.tag_len);
+    return v;
+}
+
+static void wy_free(wy_vector *v)
+{
+    free(v->key); free(v->iv); free(v->aad); free(v->msg); free(v->ct);
+    free(v->tag);
+}
+
+typedef void wy_check_fn(const aes_impl *impl, const wy_vector *v);
+
+/* Runs check on every test of the file; returns how many there were. */
+static size_t wy_walk(const json *doc, const aes_impl *impl, wy_check_fn *check)
+{
+    size_t n = 0;
+    const json *groups = json_get(doc, "testGroups");
+    for (size_t g = 0; groups && g < groups->n; g++) {
+        const json *tests = json_get(&groups->items[g], "tests");
+        for (size_t i = 0; tests && i < tests->n; i++, n++) {
+            wy_vector v = wy_decode(&tests->items[i]);
+            check(impl, &v);
+            wy_free(&v);
+        }
+    }
+    return n;
+}
+
+static void wycheproof_file(const char *file, const char *what,
+                            const aes_impl *impl, wy_check_fn *check,
+                            size_t expected)
+{
+    json *doc;
+    CASE("Wycheproof %s, every vector @%s", what, impl->v.isa);
+    if (!usable(impl))
+        return;
+    doc = json_load(vector_path(file));
+    if (!CHECK(doc != NULL, "cannot load %s", file))
+        return;
+    size_t n = wy_walk(doc, impl, check);
+    CHECK(n == expected, "%s: %zu tests, expected %zu", file, n, expected);
+    json_free(doc);
+}
+
+/* GCM through the registry kernel: in is ciphertext || tag. */
+static int gcm_kernel_decrypt(const kernel *k, const aes_impl *impl,
+                              const wy_vector *v, uint8_t *out)
+{
+    kernel_args a = { .key = KERNEL_BYTES(v->key, v->key_len),
+                      .iv = KERNEL_BYTES(v->iv, v->iv_len),
+                      .aad = KERNEL_BYTES(v->aad, v->aad_len),
+                      .decrypt = KERNEL_FLAG };
+    size_t len = v->ct_len + v->tag_len;
+    uint8_t *in = malloc(len + 1);
+    char err[256];
+    memcpy(in, v->ct, v->ct_len);
+    memcpy(in + v->ct_len, v->tag, v->tag_len);
+    int rc = kernel_check(k, &a, len, err, sizeof err) ? -1
+             : k->run(k, &impl->v, &a, in, len, out);
+    free(in);
+    return rc;
+}
+
+static void gcm_vector(const aes_impl *impl, const wy_vector *v)
+{
+    uint8_t *out = malloc(v->msg_len + v->ct_len + 1), tag[16];
+    uint8_t *buf = malloc(v->ct_len + 1);
+    const kernel *k = gcm_kernel(v->key_len);
+    aes_gcm_key gk;
+    if (v->iv_len == 0) {
+        /* GCM needs an IV of at least one bit; the kernels take 12 bytes. */
+        CHECK(!v->valid, "tc %d: a valid vector with an empty IV", v->id);
+        if (k)
+            CHECK(gcm_kernel_decrypt(k, impl, v, out) < 0,
+                  "tc %d: %s accepted an empty IV", v->id, k->name);
+        goto done;
+    }
+    CHECK(aes_gcm_setup(impl, &gk, v->key, v->key_len) == 0, "tc %d setup",
+          v->id);
+    if (v->valid) {
+        aes_gcm_encrypt(impl, &gk, out, tag, v->msg, v->msg_len, v->iv,
+                        v->iv_len, v->aad, v->aad_len);
+        CHECK(memcmp(out, v->ct, v->ct_len) == 0 && v->tag_len == 16 &&
+                  memcmp(tag, v->tag, 16) == 0,
+              "tc %d encrypt: tag %s", v->id, check_hex(tag, 16));
+    }
+    memcpy(buf, v->ct, v->ct_len); /* decrypted in place */
+    int rc = aes_gcm_decrypt(impl, &gk, buf, buf, v->ct_len, v->tag, v->iv,
+                             v->iv_len, v->aad, v->aad_len);
+    if (v->valid)
+        CHECK(rc == 0 && memcmp(buf, v->msg, v->msg_len) == 0,
+              "tc %d decrypt", v->id);
+    else
+        CHECK(rc != 0 && all_zero(buf, v->ct_len),
+              "tc %d: invalid vector accepted, or plaintext released", v->id);
+    if (k && v->iv_len == AES_GCM_IV_BYTES) {
+        memset(out, 0xa5, v->ct_len);
+        rc = gcm_kernel_decrypt(k, impl, v, out);
+        if (v->valid)
+            CHECK(rc == 0 && memcmp(out, v->msg, v->msg_len) == 0,
+                  "tc %d: %s decrypt", v->id, k->name);
+        else
+            CHECK(rc == 1 && all_zero(out, v->ct_len),
+                  "tc %d: %s accepted an invalid vector or released "
+                  "plaintext", v->id, k->name);
+    }
+done:
+    free(out);
+    free(buf);
+}
+
+/* Wycheproof's XTS iv is the 8-byte data-unit number, little-endian: the
+ * tweak is it zero-extended to 16 bytes, which is also --sector. */
+static void xts_vector(const aes_impl *impl, const wy_vector *v)
+{
+    uint8_t tweak[16] = { 0 }, *out = malloc(v->msg_len + 1);
+    aes_xts_key xk;
+    const kernel *k = xts_kernel(v->key_len);
+    memcpy(tweak, v->iv, v->iv_len < 16 ? v->iv_len : 16);
+    CHECK(v->valid, "tc %d: XTS vectors are all valid", v->id);
+    CHECK(aes_xts_setup(impl, &xk, v->key, v->key_len) == 0, "tc %d setup",
+          v->id);
+    aes_xts_encrypt(impl, &xk, out, v->msg, v->msg_len, tweak);
+    CHECK(v->ct_len == v->msg_len && memcmp(out, v->ct, v->ct_len) == 0,
+          "tc %d encrypt (%zu bytes)", v->id, v->msg_len);
+    aes_xts_decrypt(impl, &xk, out, out, v->ct_len, tweak);
+    CHECK(memcmp(out, v->msg, v->msg_len) == 0, "tc %d decrypt in place",
+          v->id);
+    if (k && v->iv_len == 8) {
+        uint64_t sector = 0;
+        for (int i = 7; i >= 0; i--)
+            sector = sector << 8 | v->iv[i];
+        kernel_args a = { .key = KERNEL_BYTES(v->key, v->key_len),
+                          .sector = KERNEL_NUMBER(sector) };
+        k->run(k, &impl->v, &a, v->msg, v->msg_len, out);
+        CHECK(memcmp(out, v->ct, v->ct_len) == 0, "tc %d: %s --sector=%llu",
+              v->id, k->name, (unsigned long long)sector);
+    }
+    free(out);
+}
+
+/* PKCS#5: the padded length is a positive multiple of 16 and the last n
+ * bytes all equal n, 1 <= n <= 16. Returns the unpadded length or -1. */
+static long pkcs5_unpad(const uint8_t *p, size_t len)
+{
+    if (len == 0 || len % 16)
+        return -1;
+    uint8_t n = p[len - 1];
+    if (n == 0 || n > 16)
+        return -1;
+    for (size_t i = len - n; i < len; i++)
+        if (p[i] != n)
+            return -1;
+    return (long)(len - n);
+}
+
+static void cbc_pkcs5_vector(const aes_impl *impl, const wy_vector *v)
+{
+    size_t padded = v->msg_len / 16 * 16 + 16;
+    uint8_t *in = malloc(padded), *out = malloc(padded + v->ct_len + 1);
+    const kernel *k = cbc_kernel(v->key_len);
+    aes_key key;
+    CHECK(aes_setup(impl, &key, v->key, v->key_len) == 0, "tc %d setup", v->id);
+    if (v->valid) {
+        memcpy(in, v->msg, v->msg_len);
+        memset(in + v->msg_len, (int)(padded - v->msg_len), padded - v->msg_len);
+        aes_cbc_cs2_encrypt(impl, &key, out, in, padded, v->iv);
+        CHECK(padded == v->ct_len && memcmp(out, v->ct, padded) == 0,
+              "tc %d encrypt", v->id);
+    }
+    long n = -1;
+    if (v->ct_len >= 16 && v->ct_len % 16 == 0) {
+        aes_cbc_cs2_decrypt(impl, &key, out, v->ct, v->ct_len, v->iv);
+        n = pkcs5_unpad(out, v->ct_len);
+    }
+    if (v->valid)
+        CHECK(n == (long)v->msg_len && memcmp(out, v->msg, v->msg_len) == 0,
+              "tc %d decrypt", v->id);
+    else
+        CHECK(n < 0, "tc %d: bad padding accepted", v->id);
+    if (k && v->valid) {
+        kernel_args a = { .key = KERNEL_BYTES(v->key, v->key_len),
+                          .iv = KERNEL_BYTES(v->iv, v->iv_len),
+                          .decrypt = KERNEL_FLAG };
+        k->run(k, &impl->v, &a, v->ct, v->ct_len, out);
+        CHECK(pkcs5_unpad(out, v->ct_len) == (long)v->msg_len &&
+                  memcmp(out, v->msg, v->msg_len) == 0,
+              "tc %d: %s --decrypt", v->id, k->name);
+    }
+    free(in);
+    free(out);
+}
+
+/* Differentials against OpenSSL EVP */
+
+static int evp_crypt(const char *name, int enc, const uint8_t *key,
+                     const uint8_t *iv, const uint8_t *in, size_t len,
+                     uint8_t *out)
+{
+    EVP_CIPHER *c = EVP_CIPHER_fetch(NULL, name, NULL);
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    int n = 0, ok = c && ctx && EVP_CipherInit_ex2(ctx, c, key, iv, enc, NULL) &&
+                    EVP_CIPHER_CTX_set_padding(ctx, 0) &&
+                    (len == 0 || EVP_CipherUpdate(ctx, out, &n, in, (int)len));
+    EVP_CIPHER_CTX_free(ctx);
+    EVP_CIPHER_free(c);
+    return ok && (size_t)n == len;
+}
+
+/* AES-GCM with a 16-byte tag after the ciphertext. */
+static int evp_gcm(int enc, size_t key_len, const uint8_t *key,
+                   const uint8_t *iv, const uint8_t *aad, size_t aad_len,
+                   const uint8_t *in, size_t len, uint8_t *out)
+{
+    EVP_CIPHER *c = EVP_CIPHER_fetch(NULL, key_len == 16 ? "AES-128-GCM"
+                                                         : "AES-256-GCM", NULL);
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    int n = 0, ok = c && ctx && EVP_CipherInit_ex2(ctx, c, key, iv, enc, NULL);
+    uint8_t tag[16];
+    if (!enc) {
+        len -= 16;
+        memcpy(tag, in + len, 16);
+        ok = ok && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 16, tag);
+    }
+    ok = ok && (aad_len == 0 ||
+                EVP_CipherUpdate(ctx, NULL, &n, aad, (int)aad_len)) &&
+         (len == 0 || EVP_CipherUpdate(ctx, out, &n, in, (int)len)) &&
+         EVP_CipherFinal_ex(ctx, out + len, &n) > 0 &&
+         (!enc || EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 16, out + len));
+    EVP_CIPHER_CTX_free(ctx);
+    EVP_CIPHER_free(c);
+    return ok;
+}
+
+typedef struct trial {
+    uint8_t key[64], iv[16], aad[100];
+    uint8_t *in, *out;
+    size_t len, aad_len;
+    int in_place;
+} trial;
+
+static uint8_t in_buf[MAX_LEN + 64], out_buf[MAX_LEN + 64], want[MAX_LEN + 32],
+    back[MAX_LEN + 32];
+
+static trial random_trial(uint64_t *seed, size_t min_len)
+{
+    trial t;
+    check_fill_random(t.key, sizeof t.key, seed);
+    check_fill_random(t.iv, sizeof t.iv, seed);
+    t.aad_len = check_random(seed) % (sizeof t.aad + 1);
+    check_fill_random(t.aad, t.aad_len, seed);
+    t.len = min_len + check_random(seed) % (MAX_LEN + 1 - min_len);
+    t.in_place = check_random(seed) % 4 == 0;
+    t.in = in_buf + check_random(seed) % 16;
+    t.out = t.in_place ? t.in : out_buf + check_random(seed) % 16;
+    check_fill_random(t.in, t.len, seed);
+    return t;
+}
+
+static const char *evp_name(const char *mode, size_t key_len)
+{
+    static char name[32];
+    snprintf(name, sizeof name, "AES-%zu-%s", 8 * key_len, mode);
+    return name;
+}
+
+/* Counter blocks whose low 64 bits, or all 128, wrap within the message in
+ * some trials. */
+static void carrying_iv(uint8_t iv[16], uint64_t r, size_t len)
+{
+    if (r % 3 == 0)
+        return;
+    memset(iv + (r % 3 == 1 ? 8 : 0), 0xff, r % 3 == 1 ? 7 : 15);
+    iv[15] = (uint8_t)(0xff - (r >> 8) % (len / 16 + 2));
+}
+
+static void test_ctr_vs_openssl(const aes_impl *impl, size_t key_len)
+{
+    uint64_t seed = 10 + key_len;
+    CASE("AES-%zu-CTR vs OpenSSL EVP, counters that carry @%s", 8 * key_len,
+         impl->v.isa);
+    if (!usable(impl))
+        return;
+    for (int i = 0; i < TRIALS; i++) {
+        trial t = random_trial(&seed, 0);
+        aes_key k;
+        carrying_iv(t.iv, check_random(&seed), t.len);
+        aes_setup(impl, &k, t.key, key_len);
+        if (!CHECK(evp_crypt(evp_name("CTR", key_len), 1, t.key, t.iv, t.in,
+                             t.len, want), "EVP failed"))
+            continue;
+        aes_ctr_xor(impl, &k, t.out, t.in, t.len, t.iv);
+        CHECK(memcmp(t.out, want, t.len) == 0, "len %zu iv %s in_place %d",
+              t.len, check_hex(t.iv, 16), t.in_place);
+    }
+}
+
+/* OpenSSL's CTS defaults to CS1, which differs from CS2 only when the last
+ * block is partial: then CS1 ends with the cut block and the full one, CS2
+ * with the full one and the cut block. */
+static void cs1_to_cs2(uint8_t *p, size_t len)
+{
+    size_t d = len % 16;
+    uint8_t tail[32];
+    if (d == 0)
+        return;
+    memcpy(tail, p + len - 16, 16);
+    memcpy(tail + 16, p + len - 16 - d, d);
+    memcpy(p + len - 16 - d, tail, 16 + d);
+}
+
+static void test_cbc_vs_openssl(const aes_impl *impl, size_t key_len)
+{
+    uint64_t seed = 20 + key_len;
+    CASE("AES-%zu-CBC (CS2) vs OpenSSL EVP CBC and CBC-CTS (CS1, mapped) "
+         "@%s", 8 * key_len, impl->v.isa);
+    if (!usable(impl))
+        return;
+    for (int i = 0; i < TRIALS; i++) {
+        trial t = random_trial(&seed, 16);
+        const char *mode = t.len % 16 ? "CBC-CTS" : "CBC";
+        aes_key k;
+        aes_setup(impl, &k, t.key, key_len);
+        if (!CHECK(evp_crypt(evp_name(mode, key_len), 1, t.key, t.iv, t.in,
+                             t.len, want), "EVP %s failed", mode))
+            continue;
+        cs1_to_cs2(want, t.len);
+        memcpy(back, t.in, t.len);
+        aes_cbc_cs2_encrypt(impl, &k, t.out, t.in, t.len, t.iv);
+        CHECK(memcmp(t.out, want, t.len) == 0, "encrypt len %zu in_place %d",
+              t.len, t.in_place);
+        aes_cbc_cs2_decrypt(impl, &k, t.out, t.out, t.len, t.iv);
+        CHECK(memcmp(t.out, back, t.len) == 0, "decrypt in place len %zu",
+              t.len);
+    }
+}
+
+static void test_xts_vs_openssl(const aes_impl *impl, size_t key_len)
+{
+    uint64_t seed = 30 + key_len;
+    CASE("AES-%zu-XTS vs OpenSSL EVP, ciphertext stealing @%s", 8 * key_len,
+         impl->v.isa);
+    if (!usable(impl))
+        return;
+    for (int i = 0; i < TRIALS; i++) {
+        trial t = random_trial(&seed, 16);
+        aes_xts_key xk;
+        aes_xts_setup(impl, &xk, t.key, 2 * key_len);
+        if (!CHECK(evp_crypt(evp_name("XTS", key_len), 1, t.key, t.iv, t.in,
+                             t.len, want), "EVP failed"))
+            continue;
+        memcpy(back, t.in, t.len);
+        aes_xts_encrypt(impl, &xk, t.out, t.in, t.len, t.iv);
+        CHECK(memcmp(t.out, want, t.len) == 0, "encrypt len %zu in_place %d",
+              t.len, t.in_place);
+        if (!CHECK(evp_crypt(evp_name("XTS", key_len), 0, t.key, t.iv, want,
+                             t.len, want), "EVP decrypt failed"))
+            continue;
+        aes_xts_decrypt(impl, &xk, t.out, t.out, t.len, t.iv);
+        CHECK(memcmp(t.out, back, t.len) == 0 && memcmp(want, back, t.len) == 0,
+              "decrypt in place len %zu", t.len);
+    }
+}
+
+static void test_gcm_vs_openssl(const aes_impl *impl, size_t key_len)
+{
+    uint64_t seed = 40 + key_len;
+    CASE("AES-%zu-GCM vs OpenSSL EVP, random AAD, tampering rejected @%s",
+         8 * key_len, impl->v.isa);
+    if (!usable(impl))
+        return;
+    for (int i = 0; i < TRIALS; i++) {
+        trial t = random_trial(&seed, 0);
+        aes_gcm_key gk;
+        uint8_t tag[16];
+        aes_gcm_setup(impl, &gk, t.key, key_len);
+        if (!CHECK(evp_gcm(1, key_len, t.key, t.iv, t.aad, t.aad_len, t.in,
+                           t.len, want), "EVP encrypt failed"))
+            continue;
+        memcpy(back, t.in, t.len);
+        aes_gcm_encrypt(impl, &gk, t.out, tag, t.in, t.len, t.iv, 12, t.aad,
+                        t.aad_len);
+        CHECK(memcmp(t.out, want, t.len) == 0 && memcmp(tag, want + t.len, 16) == 0,
+              "encrypt len %zu aad %zu in_place %d", t.len, t.aad_len,
+              t.in_place);
+        CHECK(aes_gcm_decrypt(impl, &gk, t.out, t.out, t.len, tag, t.iv, 12,
+                              t.aad, t.aad_len) == 0 &&
+                  memcmp(t.out, back, t.len) == 0,
+              "decrypt in place len %zu", t.len);
+        /* One flipped bit anywhere: in the ciphertext, the tag or the AAD. */
+        size_t where = check_random(&seed) % (t.len + 16 + t.aad_len);
+        uint8_t bit = (uint8_t)(1u << check_random(&seed) % 8);
+        uint8_t *flip = where < t.len ? want + where
+                        : where < t.len + 16 ? want + where
+                                             : t.aad + where - t.len - 16;
+        *flip ^= bit;
+        CHECK(aes_gcm_decrypt(impl, &gk, t.out, want, t.len, want + t.len, t.iv,
+                              12, t.aad, t.aad_len) == -1 &&
+                  all_zero(t.out, t.len),
+              "a flipped bit at %zu of len %zu aad %zu was accepted", where,
+              t.len, t.aad_len);
+    }
+}
+
+/* Every ISA against generic where the counter's low 32 bits wrap inside a
+ * batch: GCM's inc32 must not carry into the IV. */
+static void test_gcm_counter_wrap(const aes_impl *impl)
+{
+    const aes_impl *generic = &aes_impls[0];
+    uint64_t seed = 50;
+    while (generic[1].v.isa)
+        generic++;
+    CASE("GCM inc32 wraps inside a batch, == generic @%s", impl->v.isa);
+    if (!usable(impl))
+        return;
+    for (int i = 0; i < 40; i++) {
+        uint8_t key[32], ctr[16], ctr_want[16], y[16], y_want[16];
+        size_t nblocks = 1 + check_random(&seed) % 100;
+        aes_key k;
+        ghash_key g, g_want;
+        check_fill_random(key, sizeof key, &seed);
+        check_fill_random(ctr, sizeof ctr, &seed);
+        check_fill_random(y, sizeof y, &seed);
+        check_fill_random(in_buf, 16 * nblocks, &seed);
+        memset(ctr + 12, 0xff, 4);
+        ctr[15] = (uint8_t)(0xff - check_random(&seed) % 40);
+        memcpy(ctr_want, ctr, 16);
+        memcpy(y_want, y, 16);
+        aes_setup(impl, &k, key, 16 + 16 * (i % 2));
+        impl->ghash_init(&g, key);
+        generic->ghash_init(&g_want, key);
+        generic->gcm_encrypt(&k, &g_want, ctr_want, y_want, want, in_buf,
+                             nblocks);
+        impl->gcm_encrypt(&k, &g, ctr, y, out_buf, in_buf, nblocks);
+        CHECK(memcmp(out_buf, want, 16 * nblocks) == 0 &&
+                  memcmp(ctr, ctr_want, 16) == 0 && memcmp(y, y_want, 16) == 0,
+              "%zu blocks from counter %s", nblocks, check_hex(ctr_want, 16));
+    }
+}
+
+/* The registry kernels */
+
+static void test_gcm_kernel_rejects(const kernel *k)
+{
+    static const uint8_t key[32] = { 1, 2, 3 }, iv[12] = { 4, 5, 6 },
+                         aad[5] = { 7, 8, 9 };
+    kernel_args a;
+    const isa_variant *v;
+    uint8_t msg[100], sealed[116], opened[116];
+    char err[256];
+    kernel_bench_args(k, &a); /* for the key length */
+    a = (kernel_args){ .key = KERNEL_BYTES(key, a.key.len),
+                       .iv = KERNEL_BYTES(iv, 12),
+                       .aad = KERNEL_BYTES(aad, sizeof aad) };
+    for (size_t i = 0; i < sizeof msg; i++)
+        msg[i] = (uint8_t)i;
+    for (size_t j = 0; (v = kernel_variant_at(k, j)); j++) {
+        CASE("%s@%s: --decrypt opens what it seals, refuses a wrong tag with "
+             "nothing released, refuses short input", k->name, v->isa);
+        if (!kernel_variant_usable(k, v)) {
+            SKIP("%s unsupported here", v->isa);
+            continue;
+        }
+        CHECK(kernel_check(k, &a, sizeof msg, err, sizeof err) == 0, "%s", err);
+        CHECK(kernel_out_len(k, &a, sizeof msg) == sizeof sealed, "out_len");
+        CHECK(k->run(k, v, &a, msg, sizeof msg, sealed) == 0, "seal");
+        a.decrypt = KERNEL_FLAG;
+        CHECK(kernel_out_len(k, &a, sizeof sealed) == sizeof msg, "out_len decrypt");
+        CHECK(k->run(k, v, &a, sealed, sizeof sealed, opened) == 0 &&
+                  memcmp(opened, msg, sizeof msg) == 0, "open");
+        sealed[sizeof sealed - 1] ^= 1;
+        memset(opened, 0xa5, sizeof opened);
+        CHECK(k->run(k, v, &a, sealed, sizeof sealed, opened) == 1 &&
+                  all_zero(opened, sizeof msg), "wrong tag accepted or "
+                  "plaintext released");
+        CHECK(kernel_check(k, &a, 15, err, sizeof err) != 0,
+              "15 bytes accepted for --decrypt");
+        a.decrypt = (kernel_value){ 0 };
+    }
+}
+
+static int is_aes_kernel(const kernel *k)
+{
+    return strcmp(k->family, "aes") == 0;
+}
+
+/* Known answers and the bench's gate (every variant against generic at
+ * awkward lengths), for ours and the external kernels. */
+static void test_self_tests(void)
+{
+    for (size_t i = 0; kernel_registry[i]; i++) {
+        const kernel *k = kernel_registry[i];
+        const isa_variant *v;
+        if (!is_aes_kernel(k))
+            continue;
+        for (size_t j = 0; (v = kernel_variant_at(k, j)); j++) {
+            char err[256] = "";
+            CASE("%s@%s known answers and self-test", k->name, v->isa);
+            if (!kernel_variant_usable(k, v)) {
+                SKIP("%s", k->unavailable && k->unavailable(k)
+                               ? k->unavailable(k) : "unsupported on this CPU");
+                continue;
+            }
+            CHECK(kernel_self_test(k, v, err, sizeof err) == 0, "%s", err);
+        }
+    }
+}
+
+/* Prepared keys must give what run() computes for itself, in both
+ * directions. */
+static void test_prepared(void)
+{
+    for (size_t i = 0; kernel_registry[i]; i++) {
+        const kernel *k = kernel_registry[i];
+        const isa_variant *v;
+        if (!is_aes_kernel(k))
+            continue;
+        for (size_t j = 0; (v = kernel_variant_at(k, j)); j++) {
+            CASE("%s@%s prepared keys == unprepared, both directions", k->name,
+                 v->isa);
+            if (!kernel_variant_usable(k, v)) {
+                SKIP("unsupported here");
+                continue;
+            }
+            for (int dir = 0; dir < 1 + !!kernel_spec_find(k, KOPT_DECRYPT); dir++) {
+                kernel_args a;
+                size_t len = 1000;
+                kernel_bench_args(k, &a);
+                for (size_t b = 0; b < len; b++)
+                    in_buf[b] = (uint8_t)(b * 13);
+                if (dir && kernel_spec_find(k, KOPT_AAD)) /* a sealed input */
+                    k->run(k, v, &a, in_buf, len - 16, in_buf);
+                a.decrypt.set = dir;
+                int rc = k->run(k, v, &a, in_buf, len, want);
+                kernel_prepare(k, v, &a);
+                CHECK(a.prepared != NULL, "prepare gave nothing");
+                CHECK(k->run(k, v, &a, in_buf, len, back) == rc &&
+                          memcmp(want, back, kernel_out_len(k, &a, len)) == 0,
+                      "%s differs", dir ? "decrypt" : "encrypt");
+                kernel_release(k, &a);
+            }
+        }
+    }
+}
+
+int main(void)
+{
+    static const size_t key_lens[] = { 16, 32 };
+    const aes_impl *impls[8];
+    size_t n = 0;
+    for (const aes_impl *impl = aes_impls; impl->v.isa; impl++)
+        impls[n++] = impl;
+    impls[n++] = &aes_emu4_impl;
+    for (size_t i = 0; i < n; i++) {
+        const aes_impl *impl = impls[i];
+        test_fips197(impl);
+        wycheproof_file("wycheproof_aes_gcm_test.json", "AES-GCM (all IV sizes)",
+                        impl, gcm_vector, 316);
+        wycheproof_file("wycheproof_aes_xts_test.json", "AES-XTS", impl,
+                        xts_vector, 123);
+        wycheproof_file("wycheproof_aes_cbc_pkcs5_test.json",
+                        "AES-CBC-PKCS5 (padding in the test)", impl,
+                        cbc_pkcs5_vector, 216);
+        for (size_t j = 0; j < 2; j++) {
+            test_ctr_vs_openssl(impl, key_lens[j]);
+            test_cbc_vs_openssl(impl, key_lens[j]);
+            test_xts_vs_openssl(impl, key_lens[j]);
+            test_gcm_vs_openssl(impl, key_lens[j]);
+        }
+        test_gcm_counter_wrap(impl);
+    }
+    test_gcm_kernel_rejects(&kernel_aes128_gcm);
+    test_gcm_kernel_rejects(&kernel_aes256_gcm);
+    test_gcm_kernel_rejects(&kernel_openssl_aes128_gcm);
+    test_gcm_kernel_rejects(&kernel_openssl_aes256_gcm);
+    test_gcm_kernel_rejects(&kernel_sodium_aes256gcm);
+    test_self_tests();
+    test_prepared();
+    return check_finish();
+}

@@ -1,7 +1,0 @@
-#!/usr/bin/env bash
-# plots/ (`make plots`, `make scenario`, `make compare`) on the committed
-# result fixtures: tests/test_plots.py under pytest (tests/pytest_lib.sh).
-# Nothing here runs a benchmark, so $1 (the binary) is unused.
-set -u
-. "$(dirname "$0")/pytest_lib.sh"
-run_pytest "$root/tests/test_plots.py"

@@ -1,0 +1,281 @@
+"""leak/: `make ctgrind` (ctgrind.py over the driver, under valgrind's
+memcheck) and `make leak-table` (leak_table.py). The tests' leak controls
+must be flagged (an early-exit comparison, a secret-indexed lookup) or
+clean (a constant-time comparison); our kernels must get the verdicts the
+README states; variants valgrind cannot run are never clean. Run through
+tests/py/ctgrind_test.sh, which names the binary in CYCLEBENCH_BIN.
+"""
+import csv
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "leak"))
+sys.path.insert(0, os.path.join(ROOT, "plots"))
+
+import ctgrind  # noqa: E402
+import leak_table  # noqa: E402
+from scenario import cyclebench_list  # noqa: E402
+
+BIN = os.environ.get("CYCLEBENCH_BIN", os.path.join(ROOT, "build",
+                                                     "cyclebench"))
+BUILD = os.path.dirname(BIN)
+DRIVER = os.path.join(BUILD, "ctgrind-driver")
+CONTROLS = os.path.join(BUILD, "tests", "ctgrind-controls")
+BASE_RESULTS = os.path.join(ROOT, "tests", "fixtures", "results",
+                            "base.json")
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture(scope="module")
+def version():
+    return ctgrind.valgrind_version()
+
+
+@pytest.fixture(scope="module")
+def listing():
+    return cyclebench_list(BIN)
+
+
+def verdict(kernel, isa, listing, version):
+    supported = dict(listing[kernel])[isa]
+    return ctgrind.check_variant(kernel, isa, supported,
+                                 ctgrind.Options(BIN, DRIVER), version)
+
+
+def script(name, *args, env=None):
+    return subprocess.run([sys.executable, os.path.join(ROOT, "leak", name),
+                           *args], capture_output=True, text=True, env=env)
+
+
+def one_line_error(done):
+    return done.returncode == 2 and not done.stdout and \
+        len(done.stderr.strip().splitlines()) == 1
+
+
+# The controls
+
+def control_sites(name):
+    status, out, _, sites, others, _ = ctgrind.memcheck([CONTROLS, name])
+    assert status == 0 and not others, (status, others)
+    return out, sites
+
+
+def test_early_exit_comparison_is_flagged_as_a_branch():
+    _, sites = control_sites("early-exit")
+    assert [(s.function, s.use) for s in sites] == [
+        ("control_early_exit_equal", "branch")], sites
+    assert sites[0].where.startswith("tests/c/leak_controls.c:")
+
+
+def test_secret_indexed_lookup_is_flagged_as_an_address():
+    _, sites = control_sites("table-lookup")
+    assert [(s.function, s.use) for s in sites] == [
+        ("control_table_lookup", "address")], sites
+
+
+def test_constant_time_comparison_is_clean():
+    out, sites = control_sites("constant-time")
+    assert sites == []
+    assert out.strip() == "constant-time: 1"  # it did compare, and say so
+
+
+# The kernels' expected verdicts
+
+FLAGGED = [("aes128-ctr", "generic"), ("aes256-gcm", "generic"),
+           ("aes128-xts", "generic"), ("rc4", "generic")]
+CLEAN_KERNELS = ["chacha20", "xchacha20", "blake2b", "poly1305",
+                 "chacha20-poly1305"]
+AES_KERNELS = ["aes128-ctr", "aes256-ctr", "aes128-cbc", "aes256-cbc",
+               "aes128-xts", "aes256-xts", "aes128-gcm", "aes256-gcm"]
+
+
+@pytest.mark.parametrize("kernel,isa", FLAGGED)
+def test_table_driven_code_is_flagged(kernel, isa, listing, version):
+    v = verdict(kernel, isa, listing, version)
+    assert v.state == "sites", v.summary()
+    assert all(s.use == "address" for s in v.sites), v.sites
+    assert v.secret.startswith("the key"), v.secret
+
+
+def test_generic_aes_marks_its_round_keys(listing, version):
+    """The prepared schedule is marked as well as the key: memcheck loses
+    the mark through the key expansion's S-box lookups."""
+    v = verdict("aes128-ctr", "generic", listing, version)
+    assert "bytes of prepared key state" in v.secret, v.secret
+    assert any(s.function.startswith("te_column") for s in v.sites), v.sites
+
+
+@pytest.mark.parametrize("kernel", CLEAN_KERNELS)
+def test_every_isa_valgrind_runs_is_clean(kernel, listing, version):
+    checked = 0
+    for isa, _ in listing[kernel]:
+        v = verdict(kernel, isa, listing, version)
+        if v.state == "not checkable":
+            continue
+        assert v.state == "clean", f"{kernel}@{isa}: {v.summary()}"
+        checked += 1
+    assert checked, f"no ISA of {kernel} could be checked"
+
+
+def test_blake2b_is_checked_keyed(listing, version):
+    assert verdict("blake2b", "generic", listing, version).secret.startswith(
+        "the key (32 bytes)")
+
+
+@pytest.mark.parametrize("kernel", AES_KERNELS)
+def test_aesni_aes_is_clean(kernel, listing, version):
+    if not dict(listing[kernel])["aesni"]:
+        pytest.skip("this CPU lacks AES-NI")
+    assert verdict(kernel, "aesni", listing, version).state == "clean"
+
+
+def test_a_keyless_kernel_has_its_message_as_the_secret(listing, version):
+    v = verdict("memcpy", "generic", listing, version)
+    assert v.state == "clean" and v.secret.startswith("the message"), v
+
+
+@pytest.mark.parametrize("kernel,isa", [("chacha20", "avx512"),
+                                        ("aes128-ctr", "vaes-avx2"),
+                                        ("aes128-ctr", "vaes-avx512")])
+def test_avx512_and_vaes_are_never_clean(kernel, isa, listing, version):
+    """valgrind 3.19 runs neither; cpu.c, asking valgrind's CPUID, must
+    not offer them, and a row that cannot run is not checkable."""
+    v = verdict(kernel, isa, listing, version)
+    assert v.state == "not checkable", v.summary()
+    if dict(listing[kernel])[isa]:
+        assert "CPU lacks" in v.reason and (
+            "vaes" in v.reason or "avx512f" in v.reason), v.reason
+    else:
+        assert v.reason == "here: unsupported on this CPU"
+
+
+# Reports and parsing
+
+XML = """<?xml version="1.0"?>
+<valgrindoutput>
+<error><kind>UninitCondition</kind><stack>
+<frame><ip>0x1</ip><obj>/x/cyclebench</obj><fn>f</fn><dir>{root}/kernels/aes</dir>
+<file>aes_generic.c</file><line>10</line></frame></stack></error>
+<error><kind>UninitCondition</kind><stack>
+<frame><ip>0x1</ip><obj>/x/cyclebench</obj><fn>f</fn><dir>{root}/kernels/aes</dir>
+<file>aes_generic.c</file><line>10</line></frame></stack></error>
+<error><kind>UninitValue</kind><stack>
+<frame><ip>0x4BB0</ip><obj>/usr/lib/libcrypto.so.3</obj></frame>
+<frame><ip>0x4BC0</ip><obj>/usr/lib/libcrypto.so.3</obj><fn>EVP_CipherInit_ex2</fn></frame>
+</stack></error>
+<error><kind>InvalidRead</kind><stack>
+<frame><ip>0x2</ip><obj>/x/cyclebench</obj><fn>g</fn></frame></stack></error>
+</valgrindoutput>
+"""
+
+
+def test_memcheck_xml_becomes_deduplicated_sites():
+    sites, others = ctgrind.parse_memcheck_xml(XML.format(root=ROOT), ROOT)
+    assert [str(s) for s in sites] == [
+        "0x4BB0 (libcrypto.so.3, called from EVP_CipherInit_ex2)",
+        "f kernels/aes/aes_generic.c:10"]
+    assert [s.use for s in sites] == ["address", "branch"]
+    assert others == ["InvalidRead in g (cyclebench)"]
+
+
+def test_report_files_say_clean_sites_or_why_not(tmp_path, version):
+    site = ctgrind.Site("f", "k.c:3", "branch")
+    for v, first in [
+            (ctgrind.Verdict("k", "generic", "clean", secret="s"), "clean"),
+            (ctgrind.Verdict("k", "avx2", "sites", [site, site]), "1 site"),
+            (ctgrind.Verdict("k", "avx512", "not checkable",
+                             reason="under valgrind: x's CPU lacks avx512f"),
+             "not checkable under valgrind: x's CPU lacks avx512f")]:
+        ctgrind.write_report(v, str(tmp_path), version)
+        with open(tmp_path / f"{v.variant}.ctgrind.txt") as f:
+            lines = f.read().splitlines()
+        assert lines[0].startswith(f"# ctgrind {v.variant}: {version}")
+        assert lines[1] == first
+    assert lines[2].startswith("# valgrind 3.19 executes neither")
+    assert not [n for n in os.listdir(tmp_path) if n.endswith(".tmp")]
+
+
+# The commands
+
+def test_make_ctgrind_writes_the_sites_and_exits_1(tmp_path):
+    done = script("ctgrind.py", "rc4", f"--bin={BIN}", f"--driver={DRIVER}",
+                  f"--out={tmp_path}")
+    assert done.returncode == 1, done.stderr
+    assert "ctgrind rc4@generic: " in done.stdout
+    with open(tmp_path / "rc4@generic.ctgrind.txt") as f:
+        lines = f.read().splitlines()
+    assert lines[1].endswith(" sites") or lines[1] == "1 site", lines
+    assert all(line.startswith("rc4_swap kernels/rc4/rc4_generic.c:")
+               for line in lines[2:]), lines
+
+
+@pytest.mark.parametrize("args,says", [
+    (["chacha21"], "unknown kernel"),
+    ([], "no kernel named"),
+    (["chacha20", "--isa=avx9"], "has no ISA"),
+    (["chacha20", "--size=0"], "--size must be at least 1"),
+])
+def test_ctgrind_bad_input_is_one_line(args, says, tmp_path):
+    done = script("ctgrind.py", *args, f"--bin={BIN}", f"--driver={DRIVER}",
+                  f"--out={tmp_path}")
+    assert one_line_error(done) and says in done.stderr, done
+    assert not os.listdir(tmp_path)
+
+
+def test_valgrind_missing_is_one_line(tmp_path):
+    env = {**os.environ, "PATH": str(tmp_path)}
+    done = script("ctgrind.py", "chacha20", f"--bin={BIN}",
+                  f"--driver={DRIVER}", f"--out={tmp_path / 'out'}", env=env)
+    assert one_line_error(done) and "valgrind is not installed" in \
+        done.stderr, done
+    assert not (tmp_path / "out").exists()
+
+
+def test_leak_line_parses():
+    t = leak_table.parse_leak_line(
+        "# means\nleak aes128-ctr@generic (secret=input, 64 B): max |t| = "
+        "23.4 over 1,200,000 measurements: leak\n")
+    assert (t.secret, t.max_t, t.measurements, t.verdict) == (
+        "input", 23.4, 1200000, "leak")
+    assert leak_table.parse_leak_line("leak: nonsense") is None
+
+
+def test_leak_table_end_to_end(tmp_path):
+    """memcpy: no key, so the input class alone; its cycles/byte from the
+    committed results fixture."""
+    done = script("leak_table.py", "--kernel=memcpy", "--seconds=0.4",
+                  f"--bin={BIN}", f"--driver={DRIVER}", f"--out={tmp_path}",
+                  f"--results={BASE_RESULTS}")
+    assert done.returncode == 0, done.stderr
+    with open(tmp_path / "summary.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert list(rows[0]) == leak_table.CSV_COLUMNS
+    generic = next(r for r in rows if r["isa"] == "generic")
+    assert generic["ctgrind"] == "clean" and generic["ctgrind_sites"] == "0"
+    assert generic["secret"] == "input" and generic["size"] == "64"
+    assert int(generic["measurements"]) > 0 and float(generic["max_t"]) >= 0
+    assert generic["verdict"] in ("no leak found", "leak",
+                                  "possible leak, measure longer")
+    assert float(generic["tsc_cycles_per_byte"]) > 0
+    with open(tmp_path / "summary.md") as f:
+        md = f.read()
+    assert "| memcpy | generic | clean |" in md
+    with open(tmp_path / "summary.png", "rb") as f:
+        assert f.read(8) == PNG_MAGIC
+    assert (tmp_path / "memcpy@generic.ctgrind.txt").exists()
+
+
+@pytest.mark.parametrize("args,says", [
+    (["--seconds=0"], "SECONDS must be above 0"),
+    (["--seconds=-1"], "SECONDS must be above 0"),
+    (["--kernel=chacha21"], "unknown kernel"),
+])
+def test_leak_table_bad_input_is_one_line(args, says, tmp_path):
+    done = script("leak_table.py", *args, f"--bin={BIN}",
+                  f"--driver={DRIVER}", f"--out={tmp_path}")
+    assert one_line_error(done) and says in done.stderr, done
+    assert not os.listdir(tmp_path)

@@ -1,0 +1,658 @@
+"""plots/: `make plots`, `make scenario` and `make compare`, on the committed
+result fixtures in tests/fixtures/results/ (see the README there). Nothing
+here runs a benchmark. Run: /usr/bin/python3 -m pytest tests/py/test_plots.py
+"""
+import copy
+import csv
+import io
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PLOTS = os.path.join(ROOT, "plots")
+FIXTURES = os.path.join(ROOT, "tests", "fixtures", "results")
+sys.path.insert(0, PLOTS)
+
+import charts  # noqa: E402
+import compare  # noqa: E402
+import peers  # noqa: E402
+import results  # noqa: E402
+import scenario  # noqa: E402
+from output import StagedFiles  # noqa: E402
+
+BASE = os.path.join(FIXTURES, "base.json")
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def fixture(name):
+    return os.path.join(FIXTURES, name)
+
+
+def listing(extra="", drop=(), hide=()):
+    """`cyclebench list` as committed, plus extra lines, less the kernels
+    in drop (a build without them), with the ISAs in hide unsupported (a
+    host that hides them: the fixtures come from one with AVX-512)."""
+    with open(fixture("list.txt"), encoding="utf-8") as f:
+        kernels = scenario.parse_listing(f.read() + extra)
+    return {k: [(isa, ok and isa not in hide) for isa, ok in v]
+            for k, v in kernels.items() if k not in drop}
+
+
+def measured(name, extra_listing="", drop=(), hide=(), **runs):
+    runs.setdefault("default", results.load(fixture(f"scenario-{name}.json")))
+    return scenario.Measured(listing(extra_listing, drop, hide), runs,
+                             "/nonexistent")
+
+
+def run_script(script, *args, cwd=None):
+    return subprocess.run([sys.executable, os.path.join(PLOTS, script), *args],
+                          capture_output=True, text=True, cwd=cwd or ROOT)
+
+
+def one_line_error(done):
+    return done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
+
+
+def write_json(path, document):
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(document, f)
+    return str(path)
+
+
+def load_document(path):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+# Reading results
+
+def test_medians_come_from_the_median_aggregate():
+    doc = load_document(BASE)
+    want = next(b for b in doc["benchmarks"]
+                if b["name"] == "chacha20@avx2/4096_median")
+    run = results.load(BASE).get("chacha20", "avx2", 4096)
+    assert run.median("tsc_cycles_per_byte") == want["tsc_cycles_per_byte"]
+    assert len(run.repetitions["tsc_cycles_per_byte"]) == 5
+
+
+def test_medians_fall_back_to_the_repetitions():
+    doc = load_document(BASE)
+    doc["benchmarks"] = [b for b in doc["benchmarks"]
+                         if b["run_type"] == "iteration"]
+    run = results.parse(doc, "test").get("chacha20", "avx2", 4096)
+    assert run.median("ns_per_byte") == statistics.median(
+        run.repetitions["ns_per_byte"])
+
+
+def test_skipped_reasons_keep_their_parentheses():
+    text = ("chacha20@avx512 (unsupported on this CPU), openssl:rc4@external "
+            "(no legacy provider (openssl 3), not timed)")
+    assert results.skipped_reasons(text) == {
+        "chacha20@avx512": "unsupported on this CPU",
+        "openssl:rc4@external": "no legacy provider (openssl 3), not timed"}
+
+
+def test_a_benchmark_that_failed_is_a_row_saying_why():
+    doc = load_document(fixture("scenario-isa-ladder.json"))
+    doc["benchmarks"] = [b for b in doc["benchmarks"]
+                         if not b["name"].startswith("chacha8@sse2/")]
+    doc["benchmarks"].append({
+        "name": "chacha8@sse2/576", "run_name": "chacha8@sse2/576",
+        "run_type": "iteration", "error_occurred": True,
+        "error_message": "out of memory for the buffers"})
+    m = measured("isa-ladder", default=results.parse(doc, "test"))
+    row = next(r for r in scenario.isa_ladder_table(m).rows
+               if (r.kernel, r.isa) == ("chacha8", "sse2"))
+    assert row.values == [None] * 5
+    assert row.note == "failed: out of memory for the buffers"
+
+
+def test_a_shared_cpu_is_called_out():
+    doc = load_document(BASE)
+    for b in doc["benchmarks"]:
+        b["cpu_time"] = b["real_time"]
+    assert results.parse(doc, "quiet").contention() is None
+    for b in doc["benchmarks"]:
+        b["cpu_time"] = b["real_time"] / 2
+    warning = results.parse(doc, "busy").contention()
+    assert warning.startswith("busy: the benchmarks had their CPU only 50%")
+
+
+@pytest.mark.parametrize("kernel, fam, ours", [
+    ("chacha12", "chacha", "chacha12"),
+    ("openssl:chacha20", "chacha", "chacha20"),
+    ("xchacha8", "xchacha", "xchacha8"),
+    ("sodium:blake2b", "blake2b", "blake2b"),
+    ("openssl:blake2b512", "blake2b", "blake2b"),
+    ("lioness12", "lioness", "lioness12"),
+    ("openssl:aes-256-gcm", "aes", "aes256-gcm"),
+    ("sodium:aes256gcm", "aes", "aes256-gcm"),
+    ("xchacha20-poly1305", "chacha20-poly1305", "xchacha20-poly1305"),
+    ("sodium:chacha20poly1305-ietf", "chacha20-poly1305", "chacha20-poly1305"),
+    ("openssl:bf-cbc", "blowfish", "bf-cbc"),
+    ("tor-relay-cell", "tor-relay-cell", "tor-relay-cell"),
+])
+def test_families_group_kernels_with_their_external_counterparts(kernel, fam,
+                                                                 ours):
+    assert results.family(kernel) == fam
+    assert results.counterpart(kernel) == ours
+
+
+# The bench summary
+
+def test_nearest_sizes_pick_the_closest_run_once_each():
+    assert peers.nearest_sizes([64, 576, 4096]) == [64, 576, 4096]
+    assert peers.nearest_sizes([8, 1536, 65536]) == [8, 1536, 65536]
+    # 509 is nearer 64 than 8 is (on a log scale), and nearest 576 too.
+    assert peers.nearest_sizes([8, 509, 1536, 65536]) == [509, 65536]
+    assert peers.nearest_sizes([4096]) == [4096]
+
+
+def test_peers_pair_externals_with_our_fastest_isa():
+    res = results.load(BASE)
+    rows = {(r.kernel, r.size): r for r in peers.comparisons(res)}
+    row = rows[("chacha20", 4096)]
+    ours = {isa: res.median("chacha20", isa, 4096, "tsc_cycles_per_byte")
+            for isa in ["avx512", "avx2", "ssse3", "sse2", "generic"]}
+    assert row.isa == min(ours, key=ours.get) and row.value == min(
+        ours.values())
+    theirs = res.median("openssl:chacha20", "external", 4096,
+                        "tsc_cycles_per_byte")
+    openssl = next(p for p in row.peers if p.library == "openssl")
+    assert openssl.ratio == pytest.approx(row.value / theirs)
+    assert [p.kernel for p in row.peers] == ["openssl:chacha20",
+                                             "sodium:chacha20"]
+    assert not rows[("memcpy", 64)].peers
+
+
+def test_summary_prints_and_writes_the_ratios(tmp_path):
+    doc = one_repetition(load_document(BASE))
+    doc["context"]["run_id"] = "20261201T000000Z"
+    doc["context"]["skipped"] = ("chacha20@avx512 (unsupported on this CPU), "
+                                 "lioness@avx2/8 (lioness block must be at "
+                                 "least 41 bytes (got 8): pad the message)")
+    path = write_json(tmp_path / "latest.json", doc)
+    done = run_script("summary.py", path)
+    assert done.returncode == 0, done.stderr
+    res = results.parse(doc, "one")
+    ours = res.median("chacha20", "avx2", 576, "tsc_cycles_per_byte")
+    best = min(res.median("chacha20", isa, 576, "tsc_cycles_per_byte")
+               for isa in ["avx512", "avx2", "ssse3", "sse2", "generic"])
+    theirs = res.median("openssl:chacha20", "external", 576,
+                        "tsc_cycles_per_byte")
+    line = next(line for line in done.stdout.splitlines()
+                if line.split()[:1] == ["chacha20"] and " 576 B " in line)
+    assert f"openssl {results.sig3(theirs)} ({best / theirs:.2f}x)" in line
+    assert ours >= best
+    assert "memcpy" in done.stdout.split("Ours with no peer")[1]
+    assert "unsupported on this CPU: chacha20@avx512" in done.stdout
+    assert "lioness block must be at least 41 bytes: pad the message: " \
+        "lioness@avx2 at 8 B" in done.stdout
+    for name in ["20261201T000000Z.summary.md", "latest.summary.md"]:
+        text = (tmp_path / name).read_text()
+        assert f"| {results.sig3(theirs)} ({best / theirs:.2f}x) |" in text
+    assert sorted(os.listdir(tmp_path)) == [
+        "20261201T000000Z.summary.md", "latest.json", "latest.summary.md"]
+
+
+def test_summary_names_benchmarks_that_hit_the_cap(tmp_path):
+    doc = one_repetition(load_document(BASE))
+    capped = doc["benchmarks"][0]
+    capped["precision_reached"] = 0
+    median = capped["tsc_cycles_per_byte"]
+    capped["tsc_cycles_per_byte_ci95_high"] = median * 1.031
+    path = write_json(tmp_path / "r.json", doc)
+    done = run_script("summary.py", path)
+    n = benchmark_count(doc)
+    assert f"{n} benchmarks; {n - 1} pinned their median" in done.stdout
+    assert f"1 stopped at the time cap first, their CI ±3.1% at the " \
+        f"median" in done.stdout
+    assert f"; {capped['name']} (±3.1%)" in done.stdout
+
+
+def test_summary_names_only_the_widest_of_many_capped(tmp_path):
+    doc = one_repetition(load_document(BASE))
+    for i, b in enumerate(doc["benchmarks"]):
+        b["precision_reached"] = 0
+        b["tsc_cycles_per_byte_ci95_high"] = b["tsc_cycles_per_byte"] * (
+            1 + (i + 1) / 1000)
+    path = write_json(tmp_path / "r.json", doc)
+    line = next(line for line in run_script("summary.py", path).stdout
+                .splitlines() if "stopped at the time cap" in line)
+    widest = doc["benchmarks"][-1]["name"]
+    assert f"the widest: {widest} (±" in line
+    assert line.count("(±") == 8
+
+
+def test_summary_bad_input_is_one_line_and_writes_nothing(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"benchmarks": [')
+    done = run_script("summary.py", str(bad))
+    assert one_line_error(done) and "not valid JSON" in done.stderr
+    assert os.listdir(tmp_path) == ["bad.json"]
+
+
+# make plots
+
+def test_plots_render_png_and_svg_per_family(tmp_path):
+    done = run_script("plot.py", BASE, f"--out={tmp_path}")
+    assert done.returncode == 0, done.stderr
+    for fam in ["chacha", "blake2b", "memcpy"]:
+        for figure in ["cycles-per-byte", "isa-ladder-576",
+                       "speedup-over-generic"]:
+            png = (tmp_path / f"{fam}-{figure}.png").read_bytes()
+            svg = (tmp_path / f"{fam}-{figure}.svg").read_text()
+            assert png.startswith(PNG_MAGIC) and len(png) > 5000
+            assert "<svg" in svg
+    assert not [p for p in os.listdir(tmp_path) if p.endswith(".tmp")]
+
+
+def test_cycles_per_byte_axes_name_the_clock_and_dash_externals():
+    res = results.load(BASE)
+    panels = charts.families(res)["chacha"]
+    for clock, label in [("tsc", "TSC ticks/byte"),
+                         ("core", "core cycles/byte (estimated)")]:
+        fig = charts.cycles_per_byte_figure(res, "chacha", panels, clock)
+        ax = fig.axes[0]
+        assert ax.get_ylabel() == label
+        assert ax.get_xscale() == "log"
+        styles = {line.get_label(): line.get_linestyle() for line in ax.lines}
+        assert styles["avx2"] == "-"
+        assert styles["openssl (external)"] == "--"
+        assert styles["sodium (external)"] == "--"
+        charts.plt.close(fig)
+
+
+def test_core_clock_label_says_pmu_when_counted():
+    assert results.clock_unit({"core_clock_source": "pmu"}, "core") == \
+        "core cycles/byte (pmu)"
+
+
+def test_speedup_over_generic_is_generic_over_variant():
+    res = results.load(BASE)
+    points = dict(charts.speedup_points(res, "chacha20", "avx2", "chacha20",
+                                        "tsc_cycles_per_byte"))
+    generic = res.median("chacha20", "generic", 576, "tsc_cycles_per_byte")
+    avx2 = res.median("chacha20", "avx2", 576, "tsc_cycles_per_byte")
+    assert points[576] == pytest.approx(generic / avx2)
+
+
+@pytest.mark.parametrize("content, message", [
+    (None, "make bench"),
+    ("{not json", "not valid JSON"),
+    ('{"context": {}}', "no 'benchmarks' list"),
+    ('{"benchmarks": [{"name": "x"}]}', "no <kernel>@<isa>/<bytes>"),
+])
+def test_plots_bad_input_is_one_line_and_writes_nothing(tmp_path, content,
+                                                        message):
+    path = tmp_path / "results.json"
+    if content is not None:
+        path.write_text(content)
+    out = tmp_path / "plots"
+    done = run_script("plot.py", str(path), f"--out={out}")
+    assert one_line_error(done), done.stderr
+    assert message in done.stderr
+    assert not out.exists()
+
+
+def test_staged_files_leave_nothing_when_interrupted(tmp_path):
+    with pytest.raises(KeyboardInterrupt):
+        with StagedFiles(str(tmp_path)) as files:
+            files.add_text("a.md", "half")
+            raise KeyboardInterrupt
+    assert os.listdir(tmp_path) == []
+
+
+# make scenario: tables
+
+def rows_of(table, kernel):
+    return [r for r in table.rows if r.kernel == kernel]
+
+
+def test_isa_ladder_table_rows_columns_and_units():
+    m = measured("isa-ladder", hide=("avx512",))
+    table = scenario.isa_ladder_table(m)
+    assert table.headers() == [
+        "kernel", "isa", "TSC ticks/call", "TSC ticks/byte",
+        "core cycles/call (estimated)", "core cycles/byte (estimated)",
+        "speedup over generic", "note"]
+    for kernel in ["chacha20", "chacha12", "chacha8", "blake2b"]:
+        assert [r.isa for r in rows_of(table, kernel)] == \
+            [isa for isa, _ in m.listing[kernel]]
+    avx512 = rows_of(table, "chacha20")[0]
+    assert avx512.isa == "avx512" and avx512.values == [None] * 5
+    assert "unsupported on this CPU" in avx512.note
+    generic = rows_of(table, "chacha20")[-1]
+    per_call, per_byte, _, _, speedup = generic.values
+    assert per_call == pytest.approx(per_byte * 576)
+    assert speedup == pytest.approx(1.0)
+    # Every row but the four hidden avx512 ones.
+    assert len(table.measured_rows()) == len(table.rows) - 4 == 15
+
+
+def test_lioness_table_in_ns_per_byte_and_mib_per_second():
+    m = measured("lioness")
+    table = scenario.lioness_table(m)
+    assert table.headers()[2:5] == ["ns per 509-byte block or cell",
+                                    "ns/byte", "MiB/s"]
+    assert [r.kernel for r in table.rows if r.isa == "generic"] == \
+        ["lioness", "lioness12", "lioness8", "lioness-x4", "tor-relay-cell"]
+    per_block, ns, mib = rows_of(table, "sodium:lioness")[0].values
+    assert per_block == pytest.approx(ns * 509)
+    assert mib == pytest.approx(1e9 / ns / 2 ** 20)
+    assert "make profile KERNEL=lioness" in table.sections[0]
+
+
+def test_lioness_without_the_relay_cell_kernel_says_so():
+    table = scenario.lioness_table(measured("lioness",
+                                            drop=("tor-relay-cell",)))
+    relay = rows_of(table, "tor-relay-cell")
+    assert len(relay) == 1 and relay[0].note.startswith("not available")
+
+
+def test_lioness_relay_cell_rows_say_with_or_without_aes_ni():
+    notes = {r.isa: r.note for r in rows_of(
+        scenario.lioness_table(measured("lioness")), "tor-relay-cell")}
+    assert notes == {"vaes-avx512": "with AES-NI", "vaes-avx2": "with AES-NI",
+                     "aesni": "with AES-NI",
+                     "generic": "software AES (no AES-NI)"}
+
+
+def test_lioness_breakdown_is_included_when_profiled(tmp_path):
+    profile = tmp_path / "lioness@avx2"
+    profile.mkdir()
+    (profile / "breakdown.csv").write_text(
+        "symbol,self_percent,samples,cycles_per_byte\n"
+        "blake2b_compress_avx2,64.0,640,3.2\n")
+    section = scenario.breakdown_section(str(tmp_path))
+    assert "| blake2b_compress_avx2 | 64.0 | 640 | 3.2 |" in section
+
+
+def test_disk_table_in_bytes_per_second_at_both_sector_sizes():
+    table = scenario.disk_table(measured("disk"))
+    assert table.headers()[2:4] == ["512-byte sectors (bytes/sec)",
+                                    "4096-byte sectors (bytes/sec)"]
+    assert [r.kernel for r in table.rows if r.isa in ("generic", "external")
+            ] == scenario.DISK_KERNELS
+    res = results.load(fixture("scenario-disk.json"))
+    for kernel, isa in [("aes128-xts", "aesni"), ("xchacha20", "avx2"),
+                        ("openssl:des-ede3-cbc", "external")]:
+        row = next(r for r in rows_of(table, kernel) if r.isa == isa)
+        assert row.values[1] == pytest.approx(
+            1e9 / res.median(kernel, isa, 4096, "ns_per_byte"))
+    assert any("sector number" in note for note in table.notes)
+
+
+def test_disk_kernel_this_build_lacks_is_a_row_saying_so():
+    table = scenario.disk_table(measured("disk", drop={"aes256-xts"}))
+    row, = rows_of(table, "aes256-xts")
+    assert row.values == [None, None] and row.note.startswith("not available")
+
+
+def test_aead_table_in_openssl_speed_units_best_and_generic():
+    no_aesni = results.load(fixture("scenario-aead-no-aesni.json"))
+    m = measured("aead", **{"no-aesni": no_aesni})
+    table = scenario.aead_table(m)
+    sizes = scenario.AEAD_SIZES
+    assert table.headers() == ["kernel", "variant"] + [
+        f"{s} bytes (1000s of bytes/s)" for s in sizes] + ["note"]
+    assert [(r.kernel, r.variant) for r in table.rows] == [
+        ("aes256-gcm", "vaes-avx512 (best)"), ("aes256-gcm", "generic"),
+        ("chacha20-poly1305", "avx512 (best)"),
+        ("chacha20-poly1305", "generic"),
+        ("openssl:aes-256-gcm", "external"),
+        ("openssl:aes-256-gcm", "external, no AES-NI"),
+        ("openssl:chacha20-poly1305", "external"),
+        ("openssl:chacha20-poly1305", "external, no AES-NI")]
+    assert table.rows[0].note.startswith("with AES-NI")
+    assert table.rows[1].note.startswith("without AES-NI")
+    ns = no_aesni.median("openssl:aes-256-gcm", "external", 16, "ns_per_byte")
+    assert table.rows[5].values[0] == pytest.approx(1e9 / ns / 1000)
+    assert f"| {1e6 / ns:.2f}k |" in table.markdown()
+
+
+def test_aead_kernels_this_build_lacks_are_one_row_each():
+    kernels = scenario.AEAD_OURS + scenario.AEAD_OPENSSL
+    table = scenario.aead_table(measured("aead", drop=kernels))
+    assert [r.kernel for r in table.rows] == kernels
+    assert all(r.note.startswith("not available") for r in table.rows)
+
+
+def test_bulk_table_is_the_floor_of_three_runs_in_seconds():
+    m = measured("bulk")
+    table = scenario.bulk_table(m)
+    assert table.headers()[2:4] == ["encode (s)", "decode (s)"]
+    assert [r.kernel for r in table.rows if r.isa == "generic"] == \
+        scenario.BULK_KERNELS
+    run = m.results.get("chacha20", "avx2", 10485760)
+    floor = min(run.repetitions["ns_per_byte"]) * 10485760 / 1e9
+    row = next(r for r in rows_of(table, "chacha20") if r.isa == "avx2")
+    assert row.values == [pytest.approx(floor), pytest.approx(floor)]
+    assert len(run.repetitions["ns_per_byte"]) == 3
+
+
+def test_bulk_cbc_decode_comes_from_the_decrypt_run():
+    fixture_run = results.load(fixture("scenario-bulk.json"))
+    without = next(r for r in rows_of(scenario.bulk_table(measured("bulk")),
+                                      "aes128-cbc") if r.isa == "aesni")
+    assert without.values[0] is not None and without.values[1] is None
+    # The same fixture stands in for the --decrypt run.
+    m = measured("bulk", decrypt=fixture_run)
+    row = next(r for r in rows_of(scenario.bulk_table(m), "aes128-cbc")
+               if r.isa == "aesni")
+    run = fixture_run.get("aes128-cbc", "aesni", 10485760)
+    floor = min(run.repetitions["ns_per_byte"]) * 10485760 / 1e9
+    assert row.values == [pytest.approx(floor), pytest.approx(floor)]
+    assert "--decrypt" in row.note
+
+
+def test_bulk_runs_cbc_decryption_with_the_decrypt_flag():
+    sc = scenario.SCENARIOS["bulk"]
+    extra = [x for x in sc.extra_runs if x.label == "decrypt"]
+    assert extra and extra[0].args == ["--decrypt"]
+    command = scenario.bench_command(sc, ["aes128-cbc"], scenario.Options(),
+                                     extra[0].args)
+    assert command[1:3] == ["bench", "--decrypt"]
+
+
+def test_scenario_markdown_and_csv_carry_the_table():
+    sc = scenario.SCENARIOS["isa-ladder"]
+    doc = load_document(fixture("scenario-isa-ladder.json"))
+    for b in doc["benchmarks"]:  # as if another process shared the CPU
+        b["cpu_time"] = b["real_time"] / 2
+    m = measured("isa-ladder", default=results.parse(doc, "busy"))
+    table = sc.table(m)
+    text = scenario.markdown(sc, table, m, ["build/cyclebench bench ..."])
+    assert "| kernel | isa | TSC ticks/call |" in text
+    assert doc["context"]["cpu_model"] in text
+    assert "make scenario NAME=isa-ladder" in text
+    assert "**Warning:** " in text and "shared the pinned CPU" in text
+    rows = list(csv.reader(io.StringIO(table.csv())))
+    assert rows[0] == table.headers() and len(rows) == len(table.rows) + 1
+    fig = sc.chart(table, m)
+    assert fig.axes[0].get_xlabel().startswith("TSC ticks/byte")
+    charts.plt.close(fig)
+
+
+def test_unknown_scenario_is_one_line_and_writes_nothing(tmp_path):
+    done = run_script("scenario.py", "nope", f"--out={tmp_path / 's'}")
+    assert one_line_error(done) and "unknown scenario 'nope'" in done.stderr
+    assert "isa-ladder" in done.stderr and not (tmp_path / "s").exists()
+
+
+def test_scenario_without_a_binary_says_to_build(tmp_path):
+    done = run_script("scenario.py", "isa-ladder", "--bin=/nonexistent/cb",
+                      f"--out={tmp_path / 's'}")
+    assert one_line_error(done) and "`make`" in done.stderr
+    assert not (tmp_path / "s").exists()
+
+
+# make compare
+
+TIME_COUNTERS = ["tsc_cycles_per_byte", "tsc_cycles_per_byte_q1",
+                 "tsc_cycles_per_byte_q3", "tsc_cycles_per_byte_ci95_low",
+                 "tsc_cycles_per_byte_ci95_high", "core_cycles_per_byte",
+                 "ns_per_byte", "real_time", "cpu_time"]
+
+
+def one_repetition(document):
+    """The first repetition of every benchmark alone, as a default bench
+    run (one repetition, no aggregates) records it."""
+    doc = copy.deepcopy(document)
+    doc["benchmarks"] = [b for b in doc["benchmarks"]
+                         if b["run_type"] == "iteration"
+                         and b["repetition_index"] == 0]
+    for b in doc["benchmarks"]:
+        b["repetitions"] = 1
+    return doc
+
+
+def benchmark_count(document):
+    return len({b["run_name"] for b in document["benchmarks"]})
+
+
+def slowed(document, factor, names=None):
+    """A copy with every time counter of the named benchmarks (all when
+    None) multiplied by factor: an injected slowdown."""
+    doc = copy.deepcopy(document)
+    for b in doc["benchmarks"]:
+        if names is None or b["run_name"] in names:
+            for counter in TIME_COUNTERS:
+                if counter in b:
+                    b[counter] *= factor
+            b["bytes_per_second"] /= factor
+    return doc
+
+
+def steadiest_benchmark(document):
+    """The benchmark whose repetitions spread least, so a 20% slowdown of it
+    separates from the base completely."""
+    reps = {}
+    for b in document["benchmarks"]:
+        if b["run_type"] == "iteration":
+            reps.setdefault(b["run_name"], []).append(b["tsc_cycles_per_byte"])
+    return min(reps, key=lambda n: max(reps[n]) / min(reps[n]))
+
+
+def run_compare(tmp_path, base, new, *args):
+    return run_script("compare.py", base, new, f"--out={tmp_path / 'cmp'}",
+                      *args)
+
+
+def test_compare_passes_an_identical_run(tmp_path):
+    done = run_compare(tmp_path, BASE, BASE)
+    n = benchmark_count(load_document(BASE))
+    assert done.returncode == 0, done.stderr
+    assert f"geometric mean of new/base over {n} benchmarks: 1.0000 (+0.0%)" \
+        in done.stdout
+    assert "SLOWER" not in done.stdout and "differ" not in done.stderr
+    png = (tmp_path / "cmp" / "base_vs_base.png").read_bytes()
+    assert png.startswith(PNG_MAGIC)
+
+
+def test_compare_flags_an_injected_20_percent_slowdown(tmp_path):
+    doc = load_document(BASE)
+    name = steadiest_benchmark(doc)
+    new = write_json(tmp_path / "new.json", slowed(doc, 1.2, {name}))
+    done = run_compare(tmp_path, BASE, new)
+    assert done.returncode == 1
+    flagged = [line.split() for line in done.stdout.splitlines()
+               if line.endswith("SLOWER")]
+    assert [f[0] for f in flagged] == [name] and flagged[0][-2] == "reps"
+    assert f"{name} (+20.0%)" in done.stderr.splitlines()[-1]
+
+
+def test_compare_one_repetition_tests_over_the_samples(tmp_path):
+    doc = one_repetition(load_document(BASE))
+    name = steadiest_benchmark(load_document(BASE))
+    base = write_json(tmp_path / "one.json", doc)
+    new = write_json(tmp_path / "new.json", slowed(doc, 1.2, {name}))
+    done = run_compare(tmp_path, base, new)
+    assert done.returncode == 1, done.stdout
+    flagged = [line.split() for line in done.stdout.splitlines()
+               if line.endswith("SLOWER")]
+    assert [f[0] for f in flagged] == [name] and flagged[0][-2] == "samples"
+    assert "over each median's samples" in done.stdout
+    # The unchanged benchmarks have p = 1 and no verdict.
+    same = [line for line in done.stdout.splitlines()
+            if " +0.0% " in line and line.split()[-1] == "samples"]
+    assert len(same) == benchmark_count(doc) - 1
+
+
+def test_compare_samples_p_value_from_the_confidence_intervals():
+    # Medians 100 and 103 with CIs +-1.96 (standard error 1 each): z is
+    # 3 / sqrt(2), two-sided p = erfc(z / sqrt(2)) = erfc(1.5).
+    import math
+    p = compare.ci_test(100, (98.04, 101.96), 103, (101.04, 104.96))
+    assert p == pytest.approx(math.erfc(1.5))
+
+
+def test_compare_geometric_mean_of_an_all_round_slowdown(tmp_path):
+    new = write_json(tmp_path / "slow.json", slowed(load_document(BASE), 1.2))
+    done = run_compare(tmp_path, BASE, new)
+    assert done.returncode == 1
+    n = benchmark_count(load_document(BASE))
+    assert f"over {n} benchmarks: 1.2000 (+20.0%)" in done.stdout
+
+
+def test_compare_threshold_above_the_slowdown_passes(tmp_path):
+    new = write_json(tmp_path / "slow.json", slowed(load_document(BASE), 1.2))
+    assert run_compare(tmp_path, BASE, new, "--threshold=25").returncode == 0
+
+
+def test_compare_says_when_machines_or_builds_differ(tmp_path):
+    doc = load_document(BASE)
+    model = doc["context"]["cpu_model"]
+    doc["context"].update(cpu_model="AMD EPYC 9654", git_commit="0123abcd")
+    other = write_json(tmp_path / "other.json", doc)
+    done = run_compare(tmp_path, BASE, other)
+    assert done.returncode == 0
+    assert f"different machines: cpu_model '{model}' vs 'AMD EPYC 9654'" in \
+        done.stderr
+    assert "different builds: git_commit" in done.stderr
+
+
+def test_compare_warns_when_nothing_can_be_tested(tmp_path):
+    # Three repetitions and no confidence intervals (results from before
+    # the sampler): neither test applies.
+    doc = load_document(BASE)
+    doc["benchmarks"] = [
+        {k: v for k, v in b.items() if "_ci95_" not in k}
+        for b in doc["benchmarks"] if b.get("repetition_index", 0) < 3]
+    few = write_json(tmp_path / "few.json", doc)
+    done = run_compare(tmp_path, few, few)
+    assert f"{benchmark_count(doc)} benchmark(s) have no p-value" in \
+        done.stderr and "3 and 3 repetitions are too few" in done.stderr
+
+
+def test_context_tsc_wobble_is_not_a_difference():
+    ctx = {"tsc_hz": "2596143823",
+           "turbo": "before: on; after: off; changed: x"}
+    other = dict(ctx, tsc_hz="2596150000", turbo="before: off; after: off; "
+                 "changed: nothing")
+    assert compare.context_differences(ctx, other) == []
+
+
+@pytest.mark.parametrize("args, message", [
+    ([], "make compare BASE="),
+    (["/nonexistent.json", BASE], "make bench"),
+    ([BASE, BASE, "--counter=bytes_per_second"], "higher-is-faster"),
+])
+def test_compare_bad_input_is_one_line_and_writes_nothing(tmp_path, args,
+                                                          message):
+    done = run_script("compare.py", *args, f"--out={tmp_path / 'cmp'}")
+    assert one_line_error(done), done.stderr
+    assert message in done.stderr
+    assert not (tmp_path / "cmp").exists()
+
+
+def test_compare_malformed_json(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"benchmarks": [')
+    done = run_compare(tmp_path, BASE, str(bad))
+    assert one_line_error(done) and "not valid JSON" in done.stderr
