@@ -40,23 +40,30 @@ int parse_hex(const char *s, uint8_t **out, size_t *len)
     return 0;
 }
 
+/* What cli_quote keeps room for after a character: its widest (\xNN),
+ * then "...", the closing quote and the NUL. */
+#define QUOTE_TAIL (4 + 3 + 1 + 1)
+
 const char *cli_quote(const char *s, char *buf, size_t len)
 {
     size_t used = 0;
-    if (len < 8) {
-        buf[0] = '\0';
+    if (len < 1 + QUOTE_TAIL) {
+        if (len)
+            buf[0] = '\0';
         return buf;
     }
     buf[used++] = '\'';
-    for (; *s && used + 6 < len; s++) {
+    for (; *s && used + QUOTE_TAIL <= len; s++) {
         unsigned char c = (unsigned char)*s;
         if (c < 0x20 || c > 0x7e)
             used += (size_t)snprintf(buf + used, len - used, "\\x%02x", c);
         else
             buf[used++] = (char)c;
     }
-    if (*s)
-        used += (size_t)snprintf(buf + used, len - used, "...");
+    if (*s) {
+        memcpy(buf + used, "...", 3);
+        used += 3;
+    }
     buf[used++] = '\'';
     buf[used] = '\0';
     return buf;
