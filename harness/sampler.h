@@ -19,36 +19,32 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The defaults, documented in the README (Benchmarks). */
+/* The defaults, documented in docs/method.md. */
 #define SAMPLER_PRECISION 0.005     /* +-0.5% */
 #define SAMPLER_BATCH_SECONDS 10e-6 /* one timed batch: about 10 us */
 #define SAMPLER_WARMUP_SECONDS 2e-3 /* per benchmark, discarded */
 /* The confidence interval of the median comes from the medians of blocks
  * of samples this long (batch medians), not from the samples themselves.
- * On the shared VMs here a kernel's speed wanders by a few percent over
- * milliseconds to a second (neighbours, not the clock: the core/TSC ratio
- * holds still meanwhile), and OpenSSL's ChaCha20 by 15%: samples taken
- * microseconds apart all share one such phase, and an interval from them
- * calls a median pinned that the next run will not repeat. Blocks see the
- * phases, so sampling goes on until they agree. */
+ * On a shared VM a kernel's speed wanders over milliseconds to a second
+ * (neighbours, not the clock: the core/TSC ratio holds still meanwhile):
+ * samples taken microseconds apart all share one such phase, and an
+ * interval from them calls a median pinned that the next run will not
+ * repeat. Blocks see the phases, so sampling goes on until they agree. */
 #define SAMPLER_BLOCK_SECONDS 0.01
 #define SAMPLER_MIN_BLOCKS 10 /* so at least 0.1 s of samples */
 /* The cap per benchmark, precise or not, when the user names none: a run's
  * budget shared among its benchmarks, but at least SAMPLER_CAP_SECONDS (so
  * the full sweep of ~1000 stays under five minutes) and at most
  * SAMPLER_CAP_MAX_SECONDS. A run of a few benchmarks can afford to wait out
- * the host's slow phases: on the Xeon VM, triples of runs of one chacha20
- * at 16 KiB were 0.02-1.01% apart (median 0.69%, ten triples) with a 2 s
- * cap, 0.76-1.55% (median 0.98%, six) with 0.25 s. */
+ * the host's slow phases, and runs of one then agree better (the triples
+ * measured are in the dated logs, docs/results/). */
 #define SAMPLER_CAP_SECONDS 0.25
 #define SAMPLER_CAP_MAX_SECONDS 2.0
 #define SAMPLER_RUN_BUDGET_SECONDS 20.0
 /* And a quarter of it is the least each samples, so that a run of a few
  * spans several of the host's spells rather than pinning the first quiet
- * 0.1 s (a spell 2% slow can be pinned that fast). In the sweep the
- * quarter is below the 0.1 s of blocks anyway. Triples of one chacha20 at
- * 16 KiB in one noisy hour: 2.03% and 0.88% apart without it, 0.36%,
- * 0.44% and 1.02% with 0.5 s. */
+ * 0.1 s (a slow spell can be pinned that fast). In the sweep the quarter
+ * is below the 0.1 s of blocks anyway. */
 #define SAMPLER_MIN_SHARE_OF_CAP 0.25
 #define SAMPLER_MIN_SAMPLES 24
 

@@ -8,21 +8,17 @@
  * only where it is faster than avx2's rotation of the same amount:
  *  - Intel (Xeon, family 6 model 207): vprorq takes 1 cycle, avx2's ror63
  *    (shift and add in parallel, then xor) 2, so a column or diagonal step
- *    takes 12 cycles against 13: measured 10% faster than avx2 at every
- *    size (2.05 against 2.27 TSC ticks/byte at 16 KiB).
- *  - Zen 4 (the host of issue 15, where this kernel ran 4% slower than
- *    avx2): LLVM 19's znver4 model (llvm-mca-19 -mcpu=znver4) gives
+ *    takes 12 cycles against 13.
+ *  - Zen 4: LLVM 19's znver4 model (llvm-mca-19 -mcpu=znver4) gives
  *    vprorq/vprolq on ymm a latency of 2, as much as avx2's ror63 and its
  *    pshufb for ror24 and ror16, so those gain nothing; and ror32, which
  *    GCC compiles from _mm256_ror_epi64 to vprolq, took 2 cycles where
- *    avx2's vpshufd takes 1: 16 cycles a step against 15. So ror32 stays
- *    vpshufd here, 1 cycle everywhere, and on that model the two kernels'
- *    steps are equal.
+ *    avx2's vpshufd takes 1. So ror32 stays vpshufd here, 1 cycle
+ *    everywhere, and on that model the two kernels' steps are equal.
  * Four chains (blake2b_compress_x4_avx512, blake2b_x4_ymm.h) are bound by
  * instruction throughput instead, and there one instruction per rotation
- * against avx2's three for ror63 pays on both: 0.87 against 1.04 TSC
- * ticks/byte at 16 KiB here, and 457 against 675 cycles per four blocks in
- * llvm-mca-19's znver4 model. */
+ * against avx2's three for ror63 pays on both. The measurements are in
+ * docs/results/ ("the code's choices"). */
 #include <immintrin.h>
 
 #include "blake2b.h"

@@ -6,9 +6,9 @@
  *    ready while the alignrs overlap with its computation. The diagonal
  *    step then sees its G's in the order 3, 0, 1, 2, and its message words
  *    are gathered in that order. Moving b, as the reference does,
- *    measured 17% slower.
+ *    measured slower.
  *  - Message pairs are a movq and a pinsrq from the block. The reference's
- *    unpack/alignr of preloaded words measured 10% slower: they compete
+ *    unpack/alignr of preloaded words measured slower: they compete
  *    with the rotations for the two shuffle pipes, and without VEX's
  *    three-operand forms this kernel is close to throughput-bound. */
 #include <smmintrin.h>

@@ -2,13 +2,13 @@
  * body of blake2b_avx2.c and blake2b_avx512.c, which differ only in their
  * rotations. Diagonalisation rotates rows a, c and d with vpermq and leaves
  * b in place: b is the last word G produces, so the next step can start as
- * soon as it is ready while the permutes (4 cycles each on AMD EPYC)
+ * soon as it is ready while the permutes (several cycles of latency each)
  * overlap with its computation. Moving b, as the reference does, puts a
- * permute on the critical path and measured 17% slower. The diagonal step
+ * permute on the critical path and measured slower. The diagonal step
  * then sees its G's in the order 3, 0, 1, 2, and its message words are
  * gathered in that order. Message vectors are four broadcast loads merged by
- * blends; unpacks of preloaded words did no better, and vpgatherqq was a
- * third slower.
+ * blends; unpacks of preloaded words did no better, and vpgatherqq was
+ * slower.
  *
  * Internal to kernels/blake2b/, included once by each file above after it
  * defines

@@ -28,8 +28,7 @@ static const uint8_t rot8[32] = {
 
 /* The vertical double rounds are written in assembly because 16 state
  * vectors fill all 16 ymm registers, and GCC then spills values that are on
- * the critical path (about 8% slower at 16 KiB on Zen 4; clang does no
- * better). Here the assignment is fixed, as in OpenSSL's chacha-x86_64.pl:
+ * the critical path (measured slower; clang does no better). Here the assignment is fixed, as in OpenSSL's chacha-x86_64.pl:
  * a, b and d rows stay in registers, two of the four c rows live on the
  * stack and swap with the other two mid-round, ymm10 is the shift temporary
  * and ymm11 holds the rotate-by-16 mask. */

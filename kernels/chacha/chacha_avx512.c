@@ -219,9 +219,8 @@ void chacha_stream_xor_avx512(uint8_t *out, const uint8_t *in, size_t len,
  * eight blocks of stream 0, lanes 8-15 eight of stream 1, each under its
  * own key and row 3. One cell's S pass in LIONESS is about eight blocks
  * (a 509-byte cell XORs 469 bytes), so alone it fills only the ymm
- * layout; two fill a zmm pass, which on this host (Intel, family 6
- * model 207) cost 490 TSC ticks against 810-850 for two eight-block
- * single-stream calls (the measurement below XOR2_ROWS_MAX).
+ * layout; two fill a zmm pass, which costs well under two eight-block
+ * single-stream calls (docs/results/, "the code's choices").
  * The last blocks of a stream are cut with byte masks, so nothing past len
  * is read or written and no tail goes through a buffer. */
 

@@ -183,7 +183,7 @@ store_rows(uint8_t *out, const uint8_t *in, size_t len, __m256i a, __m256i b,
  * blocks 2 and 3. The second set runs only when needed: two sets together
  * are at the machine's issue limit, which lengthens the dependency chain a
  * lone set is bound by. Not inlined: in one frame with the batch loop, that
- * loop ran 10% slower. */
+ * loop measured slower. */
 static __attribute__((noinline)) void
 CHACHA_ISA(chacha_stream_xor_rows)(uint8_t *out, const uint8_t *in,
                                    size_t len, const uint8_t *key,

@@ -22,10 +22,8 @@
 #define POLY1305_MAX_LANES 8
 /* Calls shorter than this stay scalar in every vector variant: the vector
  * set-up (the powers of r, once per key, and converting to and from vector
- * limbs) costs about as much as six scalar blocks. On the Xeon (family 6,
- * model 207) the four-lane avx2 loop lost to scalar blocks at 352 bytes
- * (0.809 against 0.800 TSC ticks/byte) and 256 (0.865 against 0.805), and
- * won from 384 (0.716 against 0.799) at every 32-byte step to 544. */
+ * limbs) costs about as much as six scalar blocks: the measured crossover
+ * (docs/results/, "the code's choices"). */
 #define POLY1305_SCALAR_BELOW 384
 
 typedef struct poly1305_state {

@@ -32,8 +32,8 @@ POLY1305_INLINE uint64_t hsum_avx2(__m256i v)
 }
 
 /* The loop's multiply, as vector_mul computes it, in assembly: GCC
- * hoists the rows into registers, spills, and orders the products badly
- * (0.50 TSC ticks/byte at 16 KiB on Zen 3, this 0.45). Here each product
+ * hoists the rows into registers, spills, and orders the products badly,
+ * which measured slower. Here each product
  * reads its row from memory, limb of h by limb of h, so that only h, the
  * five sums and one product are live. Row k of r is rows[k], 5 r[k] is
  * rows[4 + k]. */

@@ -30,11 +30,10 @@
  * scalar core below POLY1305_SCALAR_BELOW, its four lanes of ymm above),
  * so a profile of this variant on such messages shows avx2 symbols; this
  * object's own scalar core, which GCC allocates differently under these
- * flags, was 1-2% slower on short messages. Eight lanes need twice the
- * powers of r per key and leave up to seven blocks to the scalar tail: on
- * the Xeon (family 6, model 207) they took 1.035 and 1.013 times the four
- * lanes' time at 704 and 736 bytes, 1.11 at 576, and from 768 (0.90) less
- * at every 32-byte step to 1216. */
+ * flags, was slower on short messages. Eight lanes need twice the powers
+ * of r per key and leave up to seven blocks to the scalar tail, so they
+ * pay only from a measured crossover (docs/results/, "the code's
+ * choices"). */
 #define VECTOR_NARROW_BLOCKS poly1305_blocks_avx2
 #define VECTOR_NARROW_BELOW 768
 

@@ -7,9 +7,8 @@
  * Sixteen blocks per step, as two independent chains of eight lanes each
  * (Goll and Gueron's vectorisation, as in poly1305_vector.h, twice): lane
  * j of chain A accumulates the even groups' block j, chain B the odd
- * groups', h = (h + m) r^16 per step. One chain alone was bound by the
- * latency of its multiply and carries (0.209 TSC ticks/byte at 16 KiB on
- * the Xeon, family 6 model 207); two keep the multipliers busy (0.173).
+ * groups', h = (h + m) r^16 per step. One chain alone is bound by the
+ * latency of its multiply and carries; two keep the multipliers busy.
  * At the end the chain holding the last group is multiplied by r^8 .. r^1
  * lane by lane, the other by r^16 .. r^9, and all lanes add up.
  *
@@ -27,10 +26,8 @@
 #define IFMA_GROUP_BYTES (POLY1305_BLOCK_BYTES * IFMA_LANES)
 
 /* The set-up (eight powers of r by scalar multiplies, eight more by two
- * vector ones) and a scalar tail of up to seven blocks pay from here: on
- * the Xeon this loop took 1.03 and 1.01 times the avx2 loop's time at 576
- * and 608 bytes (four and six blocks left over) and 1.15 at 448, and from
- * 640 (0.86) less at every 32-byte step to 1024. */
+ * vector ones) and a scalar tail of up to seven blocks pay from here, a
+ * measured crossover (docs/results/, "the code's choices"). */
 #define IFMA_BELOW 640
 
 /* What st->powers_layout says when this file filled them. */

@@ -1,5 +1,5 @@
 /* Tor's relay-cell crypto, the baseline the seed measured LIONESS against
- * (Tor's cell_ops benchmark: 231 ns per 509-byte cell): per cell, the
+ * (with Tor's own cell_ops benchmark; docs/scenario.md): per cell, the
  * running SHA-1 digest of the relay crypto updated with the payload and
  * its first four bytes written into the relay header, then AES-128-CTR over
  * the payload. AES is ours at the chosen ISA (so the generic row is "without
