@@ -8,13 +8,26 @@
 source "$(dirname "$0")/cli_lib.sh"
 python=/usr/bin/python3
 
-# The same code twice, sampling 0.05 s and then 0.2 s per repetition:
-# a results file whose real_time were the sampling time would differ 4x.
+# passed_if <log> <start of the line a pass ends with> <name>: a check
+# whose Python wrote its log; on a failure, the log with it.
+passed_if() {
+    if grep -q "^$2" "$1"; then
+        ok "$3: $(tail -1 "$1")"
+    else
+        fail "$3: $(tail -1 "$1")"
+        sed 's/^/     /' "$1"
+    fi
+}
+
+# The same code twice, sampling 0.05 to 0.1 s and then 0.4 s per
+# repetition: results whose real_time were the sampling time would differ
+# at least 4x.
 run_pair() {
     local i=0
-    for least in 0.05 0.2; do
+    for times in "0.05 0.1" "0.4 0.4"; do
+        set -- $times
         "$bin" bench --kernel=chacha20,lioness-x4 --isa=generic --sizes=64,4096 \
-            --benchmark_repetitions=3 --benchmark_min_time=$least --max-time=0.4 \
+            --benchmark_repetitions=3 --benchmark_min_time=$1 --max-time=$2 \
             --no-system-tune --counters= --benchmark_format=json \
             >"$tmp/run$i.json" 2>"$tmp/run$i.err" || return 1
         i=$((i + 1))
@@ -46,7 +59,7 @@ for b in d["benchmarks"]:
         assert abs(b["real_time"] / per_call - 1) < 1e-3, (b["name"], b["real_time"], per_call)
         assert b["cpu_time"] == b["real_time"], b
         assert b["iterations"] >= b["samples"] * b["calls_per_sample"], b
-        assert 0 < b["sampling_cpu_seconds"] and 0.05 <= b["sampling_seconds"] <= 0.5, b
+        assert 0 < b["sampling_cpu_seconds"] and 0.05 <= b["sampling_seconds"] <= 0.2, b
         assert abs(b["bytes_per_second"] * b["real_time"] * 1e-9
                    / (size * batch[name]) - 1) < 1e-3, b
         aggregates.setdefault(b["run_name"], []).append(b["real_time"])
@@ -64,21 +77,19 @@ for b in d["benchmarks"]:
 assert runs == 12, runs
 print(f"{runs} repetitions and their aggregates")
 EOF
-if grep -q '^12 repetitions' "$tmp/fields"; then
-    ok "real_time is the median ns per call, iterations the calls timed: $(tail -1 "$tmp/fields")"
-else
-    fail "real_time and iterations: $(tail -1 "$tmp/fields")"
-fi
+passed_if "$tmp/fields" '12 repetitions' \
+    "real_time is the median ns per call, iterations the calls timed"
 
 # The logic of Google Benchmark's tools/gbench/report.py, restated:
 # benchmarks are paired by name (and time_unit), entries of one name by
 # position; a change is (new - old) / |old| of real_time and of cpu_time;
 # the U test is scipy's two-sided Mann-Whitney U over all entries of a name
 # (repetitions; aggregates have names of their own), run when each side has
-# at least 2. Every change must be the change of the median ticks per byte,
-# and the medians' changes small: a few percent on a quiet machine, bounded
-# loosely here, where others share the CPU. (Sampling 4x as long made the
-# old files' real_time, the sampling time, differ by +300%.)
+# at least 2. Every change must be the change of the median ticks per byte
+# (to 0.1%), and the medians' changes small: a few percent on a quiet
+# machine; here, where others share the CPU, under 100%, which results
+# whose real_time were the sampling time (4x longer in the second run)
+# could not keep.
 "$python" - "$tmp/run0.json" "$tmp/run1.json" >"$tmp/compare" 2>&1 <<'EOF'
 import json, sys
 from scipy.stats import mannwhitneyu
@@ -113,15 +124,11 @@ for name, left in lhs.items():
                          alternative="two-sided").pvalue
         tested += 1
         print(f"{name} U test over {len(left)} vs {len(right)}: p = {p:.3f}")
-assert worst < 0.5, f"compare.py would report a median changing {worst:+.2%}"
+assert worst < 1.0, f"compare.py would report a median changing {worst:+.2%}"
 assert tested == 4, f"U test ran on {tested} benchmarks, not 4"
 print(f"largest change of a median {worst:.2%}; U test on {tested} benchmarks")
 EOF
-if grep -q '^largest change' "$tmp/compare"; then
-    ok "compare.py's logic on two runs of the same code: $(tail -1 "$tmp/compare")"
-else
-    fail "compare.py's logic: $(tail -1 "$tmp/compare")"
-    sed 's/^/     /' "$tmp/compare"
-fi
+passed_if "$tmp/compare" 'largest change' \
+    "compare.py's logic on two runs of the same code"
 
 finish
