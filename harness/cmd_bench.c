@@ -422,12 +422,14 @@ static size_t screen_cases(const bench_options *o, bench_case *cases,
                            size_t n, char *skipped, size_t skipped_len)
 {
     size_t kept = 0;
+    const kernel *tried_k = NULL; /* kernels may share a table's rows */
     const isa_variant *tried = NULL;
     int refuse = 0;
     char why[512], what[96];
     for (size_t i = 0; i < n; i++) {
         bench_case c = cases[i];
-        if (c.v != tried) {
+        if (c.k != tried_k || c.v != tried) {
+            tried_k = c.k;
             tried = c.v;
             refuse = refused(c.k, c.v, why, sizeof why);
             snprintf(what, sizeof what, "%s@%s", c.k->name, c.v->isa);
