@@ -7,6 +7,9 @@
 CC      := gcc
 CXX     := g++
 PYTHON  ?= /usr/bin/python3
+# The Python tools are one package, tools/cyclebench/, run as modules:
+# $(PYTOOL) cyclebench.<module> (tools/cyclebench/__init__.py lists them).
+PYTOOL  = PYTHONPATH='$(CURDIR)/tools' $(PYTHON) -m
 OPT     ?= -O3
 CFLAGS  := -std=c11 $(OPT) -g -Wall -Wextra -Werror -D_GNU_SOURCE
 CXXFLAGS := -std=c++17 $(OPT) -g -Wall -Wextra -Werror
@@ -184,7 +187,7 @@ bench: bench-deps
 	    $(if $(SIZES),--sizes=$(SIZES)) $(if $(REPS),--benchmark_repetitions=$(REPS)) \
 	    $(if $(MIN_TIME),--benchmark_min_time=$(MIN_TIME)) \
 	    $(if $(MAX_TIME),--max-time=$(MAX_TIME))
-	@$(PYTHON) plots/summary.py out/results/latest.json
+	@CYCLEBENCH_BIN=$(BUILD)/cyclebench $(PYTOOL) cyclebench.summary out/results/latest.json
 
 # make plots [RESULTS=file] [CLOCK=tsc|core]: charts of a results file in
 # out/plots/. make scenario NAME=lioness|isa-ladder|disk|aead|bulk|all
@@ -192,17 +195,17 @@ bench: bench-deps
 # make compare BASE=a.json NEW=b.json [THRESHOLD=5]: exits 1 on a slowdown.
 .PHONY: plots scenario compare report fleet
 plots: bench-deps
-	$(PYTHON) plots/plot.py '$(or $(RESULTS),out/results/latest.json)' \
+	$(PYTOOL) cyclebench.plot '$(or $(RESULTS),out/results/latest.json)' \
 	    --out=out/plots $(if $(CLOCK),--clock=$(CLOCK))
 
 scenario: bench-deps
 	$(call build_parallel,$(BUILD)/cyclebench)
-	$(PYTHON) plots/scenario.py '$(NAME)' --bin=$(BUILD)/cyclebench \
+	$(PYTOOL) cyclebench.scenario '$(NAME)' --bin=$(BUILD)/cyclebench \
 	    --out=out/scenarios $(if $(REPS),--repetitions=$(REPS)) \
 	    $(if $(MIN_TIME),--min-time=$(MIN_TIME)) $(if $(CPU),--cpu=$(CPU))
 
 compare: bench-deps
-	$(PYTHON) plots/compare.py '$(BASE)' '$(NEW)' --out=out/compare \
+	$(PYTOOL) cyclebench.compare '$(BASE)' '$(NEW)' --out=out/compare \
 	    $(if $(THRESHOLD),--threshold=$(THRESHOLD))
 
 # Where report, fleet, profile and diff write.
@@ -212,7 +215,7 @@ OUT ?= out
 # (and Markdown) over several machines' results, in $(OUT)/report/; by
 # default over out/results/latest.json and out/fleet/.
 report: deps
-	$(PYTHON) plots/report.py $(RESULTS) --out=$(OUT)/report
+	$(PYTOOL) cyclebench.report $(RESULTS) --out=$(OUT)/report
 
 # make fleet INVENTORY=hosts.ini [KERNEL=regex] [ISA=name] [SIZES=list]
 # [GIT_URL=url GIT_REF=commit]: make bench on every host of an Ansible
@@ -226,7 +229,7 @@ fleet: deps
 	    FLEET_SIZES='$(SIZES)' FLEET_GIT_URL='$(GIT_URL)' FLEET_GIT_REF='$(GIT_REF)' \
 	    ansible-playbook -i '$(INVENTORY)' --forks=50 fleet/playbook.yml; \
 	played=$$?; \
-	$(PYTHON) plots/report.py $(OUT)/fleet --out=$(OUT)/report || exit $$?; \
+	$(PYTOOL) cyclebench.report $(OUT)/fleet --out=$(OUT)/report || exit $$?; \
 	failed=$$(cd $(OUT)/fleet && ls */error.txt 2>/dev/null | sed 's,/error.txt,,' | paste -sd' '); \
 	if [ -n "$$failed" ] || [ $$played -ne 0 ]; then \
 	    echo "make fleet: failed hosts (named in the report's header): $${failed:-see ansible's output}" >&2; \
@@ -243,12 +246,12 @@ PROFILE_FLAGS = --bin=$(BUILD)/cyclebench --out=$(OUT) $(if $(SIZE),--size=$(SIZ
 .PHONY: profile diff
 profile: deps
 	$(call build_parallel,$(BUILD)/cyclebench)
-	$(PYTHON) profiles/profile_kernel.py '$(KERNEL)' $(if $(ISA),--isa=$(ISA)) \
+	$(PYTOOL) cyclebench.profile '$(KERNEL)' $(if $(ISA),--isa=$(ISA)) \
 	    $(if $(CALLGRAPH),--call-graph=$(CALLGRAPH)) $(PROFILE_FLAGS)
 
 diff: deps
 	$(call build_parallel,$(BUILD)/cyclebench)
-	$(PYTHON) profiles/diff.py '$(A)' '$(B)' $(PROFILE_FLAGS)
+	$(PYTOOL) cyclebench.profile.diff '$(A)' '$(B)' $(PROFILE_FLAGS)
 
 # make ctgrind KERNEL=<name|all> [ISA=name] [SIZE=n]: each variant under
 # valgrind's memcheck with its secret marked, sites in $(OUT)/leak/.
@@ -257,13 +260,13 @@ diff: deps
 .PHONY: ctgrind leak-table
 ctgrind: deps
 	$(call build_parallel,$(BUILD)/cyclebench $(CTGRIND_DRIVER))
-	$(PYTHON) leak/ctgrind.py '$(KERNEL)' $(if $(ISA),--isa=$(ISA)) \
+	$(PYTOOL) cyclebench.leak.ctgrind '$(KERNEL)' $(if $(ISA),--isa=$(ISA)) \
 	    $(if $(SIZE),--size=$(SIZE)) --bin=$(BUILD)/cyclebench \
 	    --driver=$(CTGRIND_DRIVER) --out=$(OUT)/leak
 
 leak-table: deps
 	$(call build_parallel,$(BUILD)/cyclebench $(CTGRIND_DRIVER))
-	$(PYTHON) leak/leak_table.py --bin=$(BUILD)/cyclebench \
+	$(PYTOOL) cyclebench.leak.table --bin=$(BUILD)/cyclebench \
 	    --driver=$(CTGRIND_DRIVER) --out=$(OUT)/leak \
 	    --results=$(OUT)/results/latest.json $(if $(SECONDS),--seconds=$(SECONDS)) \
 	    $(if $(KERNEL),'--kernel=$(KERNEL)')

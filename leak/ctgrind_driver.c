@@ -1,6 +1,6 @@
 /* build/ctgrind-driver <kernel>[@isa] [--isa=NAME] [--size=N]: one kernel
  * variant run with its secret marked undefined (leak/ctgrind.h), for
- * leak/ctgrind.py to run under `valgrind --tool=memcheck`.
+ * tools/cyclebench/leak/ctgrind.py to run under `valgrind --tool=memcheck`.
  *
  * The secret is the key, copied into a buffer of our own and marked before
  * any setup, and then the parts of the prepared state that the kernel's

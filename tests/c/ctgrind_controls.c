@@ -1,8 +1,8 @@
 /* build/tests/ctgrind-controls <early-exit|table-lookup|constant-time>: one
  * of the leak controls (tests/c/leak_controls.h) run on a secret marked for
  * memcheck, as leak/ctgrind_driver.c runs a kernel. tests/py/ctgrind_test.sh
- * runs it under valgrind through leak/ctgrind.py's parser: the first two
- * must be flagged, the third clean. */
+ * runs it under valgrind through tools/cyclebench/leak/ctgrind.py's parser:
+ * the first two must be flagged, the third clean. */
 #include <stdio.h>
 #include <string.h>
 

@@ -1,12 +1,11 @@
-"""What the profile tests share: profiles/ on the import path, and the
-committed perf and llvm-mca output in profiles/fixtures/."""
+"""What the profile tests share: the committed perf and llvm-mca output in
+tests/fixtures/profiles/."""
 import os
-import sys
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-sys.path.insert(0, os.path.join(ROOT, "profiles"))
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                        "fixtures", "profiles")
 
 
 def fixture(name):
-    with open(os.path.join(ROOT, "profiles", "fixtures", name)) as f:
+    with open(os.path.join(FIXTURES, name)) as f:
         return f.read()

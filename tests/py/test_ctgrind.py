@@ -1,5 +1,5 @@
-"""leak/: `make ctgrind` (ctgrind.py over the driver, under valgrind's
-memcheck) and `make leak-table` (leak_table.py). The tests' leak controls
+"""`make ctgrind` (cyclebench.leak.ctgrind over the driver, under
+valgrind's memcheck) and `make leak-table` (cyclebench.leak.table). The tests' leak controls
 must be flagged (an early-exit comparison, a secret-indexed lookup) or
 clean (a constant-time comparison); our kernels must get the verdicts the
 README states; variants valgrind cannot run are never clean. Run through
@@ -12,14 +12,13 @@ import sys
 
 import pytest
 
+from cyclebench import registry
+from cyclebench.leak import ctgrind
+from cyclebench.leak import table as leak_table
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "leak"))
-sys.path.insert(0, os.path.join(ROOT, "plots"))
-
-import ctgrind  # noqa: E402
-import leak_table  # noqa: E402
-from scenario import cyclebench_list  # noqa: E402
-
+# The package, for the commands run as python3 -m cyclebench.leak.<module>.
+TOOLS = os.path.join(ROOT, "tools")
 BIN = os.environ.get("CYCLEBENCH_BIN", os.path.join(ROOT, "build",
                                                      "cyclebench"))
 BUILD = os.path.dirname(BIN)
@@ -37,18 +36,23 @@ def version():
 
 @pytest.fixture(scope="module")
 def listing():
-    return cyclebench_list(BIN)
+    return registry.from_binary(BIN)
+
+
+def supported(listing, kernel, isa):
+    return listing.kernel(kernel).isa(isa).supported
 
 
 def verdict(kernel, isa, listing, version):
-    supported = dict(listing[kernel])[isa]
-    return ctgrind.check_variant(kernel, isa, supported,
+    return ctgrind.check_variant(kernel, isa, supported(listing, kernel, isa),
                                  ctgrind.Options(BIN, DRIVER), version)
 
 
-def script(name, *args, env=None):
-    return subprocess.run([sys.executable, os.path.join(ROOT, "leak", name),
-                           *args], capture_output=True, text=True, env=env)
+def script(module, *args, env=None):
+    """python3 -m cyclebench.leak.<module> args, as make runs it."""
+    return subprocess.run([sys.executable, "-m", f"cyclebench.leak.{module}",
+                           *args], capture_output=True, text=True,
+                          env={**(env or os.environ), "PYTHONPATH": TOOLS})
 
 
 def one_line_error(done):
@@ -112,7 +116,7 @@ def test_generic_aes_marks_its_round_keys(listing, version):
 @pytest.mark.parametrize("kernel", CLEAN_KERNELS)
 def test_every_isa_valgrind_runs_is_clean(kernel, listing, version):
     checked = 0
-    for isa, _ in listing[kernel]:
+    for isa in [i.name for i in listing.variants(kernel)]:
         v = verdict(kernel, isa, listing, version)
         if v.state == "not checkable":
             continue
@@ -128,7 +132,7 @@ def test_blake2b_is_checked_keyed(listing, version):
 
 @pytest.mark.parametrize("kernel", AES_KERNELS)
 def test_aesni_aes_is_clean(kernel, listing, version):
-    if not dict(listing[kernel])["aesni"]:
+    if not supported(listing, kernel, "aesni"):
         pytest.skip("this CPU lacks AES-NI")
     assert verdict(kernel, "aesni", listing, version).state == "clean"
 
@@ -146,7 +150,7 @@ def test_avx512_and_vaes_are_never_clean(kernel, isa, listing, version):
     not offer them, and a row that cannot run is not checkable."""
     v = verdict(kernel, isa, listing, version)
     assert v.state == "not checkable", v.summary()
-    if dict(listing[kernel])[isa]:
+    if supported(listing, kernel, isa):
         assert "CPU lacks" in v.reason and (
             "vaes" in v.reason or "avx512f" in v.reason), v.reason
     else:
@@ -202,7 +206,7 @@ def test_report_files_say_clean_sites_or_why_not(tmp_path, version):
 # The commands
 
 def test_make_ctgrind_writes_the_sites_and_exits_1(tmp_path):
-    done = script("ctgrind.py", "rc4", f"--bin={BIN}", f"--driver={DRIVER}",
+    done = script("ctgrind", "rc4", f"--bin={BIN}", f"--driver={DRIVER}",
                   f"--out={tmp_path}")
     assert done.returncode == 1, done.stderr
     assert "ctgrind rc4@generic: " in done.stdout
@@ -220,7 +224,7 @@ def test_make_ctgrind_writes_the_sites_and_exits_1(tmp_path):
     (["chacha20", "--size=0"], "--size must be at least 1"),
 ])
 def test_ctgrind_bad_input_is_one_line(args, says, tmp_path):
-    done = script("ctgrind.py", *args, f"--bin={BIN}", f"--driver={DRIVER}",
+    done = script("ctgrind", *args, f"--bin={BIN}", f"--driver={DRIVER}",
                   f"--out={tmp_path}")
     assert one_line_error(done) and says in done.stderr, done
     assert not os.listdir(tmp_path)
@@ -228,7 +232,7 @@ def test_ctgrind_bad_input_is_one_line(args, says, tmp_path):
 
 def test_valgrind_missing_is_one_line(tmp_path):
     env = {**os.environ, "PATH": str(tmp_path)}
-    done = script("ctgrind.py", "chacha20", f"--bin={BIN}",
+    done = script("ctgrind", "chacha20", f"--bin={BIN}",
                   f"--driver={DRIVER}", f"--out={tmp_path / 'out'}", env=env)
     assert one_line_error(done) and "valgrind is not installed" in \
         done.stderr, done
@@ -247,7 +251,7 @@ def test_leak_line_parses():
 def test_leak_table_end_to_end(tmp_path):
     """memcpy: no key, so the input class alone; its cycles/byte from the
     committed results fixture."""
-    done = script("leak_table.py", "--kernel=memcpy", "--seconds=0.4",
+    done = script("table", "--kernel=memcpy", "--seconds=0.4",
                   f"--bin={BIN}", f"--driver={DRIVER}", f"--out={tmp_path}",
                   f"--results={BASE_RESULTS}")
     assert done.returncode == 0, done.stderr
@@ -275,7 +279,7 @@ def test_leak_table_end_to_end(tmp_path):
     (["--kernel=chacha21"], "unknown kernel"),
 ])
 def test_leak_table_bad_input_is_one_line(args, says, tmp_path):
-    done = script("leak_table.py", *args, f"--bin={BIN}",
+    done = script("table", *args, f"--bin={BIN}",
                   f"--driver={DRIVER}", f"--out={tmp_path}")
     assert one_line_error(done) and says in done.stderr, done
     assert not os.listdir(tmp_path)

@@ -8,12 +8,8 @@ import shutil
 
 import pytest
 
-from profile_fixtures import fixture  # also puts profiles/ on the path
-import hot_loop  # noqa: E402
-import loop_count  # noqa: E402
-import mca  # noqa: E402
-import perf_parse  # noqa: E402
-import predict  # noqa: E402
+from cyclebench.profile import hot_loop, loop_count, mca, perf_parse, predict
+from profile_fixtures import fixture
 
 
 def chacha_listing():

@@ -1,12 +1,12 @@
 """The perf output parsers and the profile/diff arithmetic, on real perf
-output committed in profiles/fixtures/. Run by tests/cli/profile_test.sh:
-/usr/bin/python3 -m pytest tests/py/test_perf_parse.py"""
+output committed in tests/fixtures/profiles/. Run by
+tests/cli/profile_test.sh:
+PYTHONPATH=tools /usr/bin/python3 -m pytest tests/py/test_perf_parse.py"""
 import pytest
 
-from profile_fixtures import fixture  # also puts profiles/ on the path
-import diff  # noqa: E402
-import perf_parse  # noqa: E402
-import profile_kernel  # noqa: E402
+from cyclebench.profile import diff, perf_parse
+from cyclebench.profile import profiler as profile_kernel
+from profile_fixtures import fixture
 
 
 def test_report_rows_in_perf_order():

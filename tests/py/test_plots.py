@@ -1,6 +1,8 @@
-"""plots/: `make plots`, `make scenario` and `make compare`, on the committed
-result fixtures in tests/fixtures/results/ (see the README there). Nothing
-here runs a benchmark. Run: /usr/bin/python3 -m pytest tests/py/test_plots.py
+"""`make plots`, `make scenario`, `make compare` and the bench summary
+(tools/cyclebench), on the committed result fixtures in
+tests/fixtures/results/ (see the README there). Nothing here runs a
+benchmark. Run: PYTHONPATH=tools /usr/bin/python3 -m pytest
+tests/py/test_plots.py
 """
 import copy
 import csv
@@ -13,17 +15,17 @@ import sys
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-PLOTS = os.path.join(ROOT, "plots")
-FIXTURES = os.path.join(ROOT, "tests", "fixtures", "results")
-sys.path.insert(0, PLOTS)
+from cyclebench import charts, compare, peers, registry, results, units
+from cyclebench.output import StagedFiles
+from cyclebench.scenario import (SCENARIOS, aead, bulk, disk, isa_ladder,
+                                 lioness)
+from cyclebench.scenario.document import markdown
+from cyclebench.scenario.measure import Measured, Options, bench_command
 
-import charts  # noqa: E402
-import compare  # noqa: E402
-import peers  # noqa: E402
-import results  # noqa: E402
-import scenario  # noqa: E402
-from output import StagedFiles  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+FIXTURES = os.path.join(ROOT, "tests", "fixtures", "results")
+# The package, for the commands run as python3 -m cyclebench.<module>.
+TOOLS = os.path.join(ROOT, "tools")
 
 BASE = os.path.join(FIXTURES, "base.json")
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -33,25 +35,33 @@ def fixture(name):
     return os.path.join(FIXTURES, name)
 
 
-def listing(extra="", drop=(), hide=()):
-    """`cyclebench list` as committed, plus extra lines, less the kernels
-    in drop (a build without them), with the ISAs in hide unsupported (a
-    host that hides them: the fixtures come from one with AVX-512)."""
-    with open(fixture("list.txt"), encoding="utf-8") as f:
-        kernels = scenario.parse_listing(f.read() + extra)
-    return {k: [(isa, ok and isa not in hide) for isa, ok in v]
-            for k, v in kernels.items() if k not in drop}
+def listing(drop=(), hide=()):
+    """`cyclebench list --json` of the fixtures' build, less the kernels in
+    drop (a build without them), with the ISAs in hide unsupported (a host
+    that hides them: the fixtures come from one with AVX-512)."""
+    with open(fixture("list.json"), encoding="utf-8") as f:
+        document = json.load(f)
+    document["kernels"] = [k for k in document["kernels"]
+                           if k["name"] not in drop]
+    for k in document["kernels"]:
+        for isa in k["isas"]:
+            isa["supported"] = isa["supported"] and isa["name"] not in hide
+    return registry.parse(document, "list.json")
 
 
-def measured(name, extra_listing="", drop=(), hide=(), **runs):
-    runs.setdefault("default", results.load(fixture(f"scenario-{name}.json")))
-    return scenario.Measured(listing(extra_listing, drop, hide), runs,
-                             "/nonexistent")
+def measured(name, drop=(), hide=(), **runs):
+    kernels = listing(drop, hide)
+    runs.setdefault("default", results.load(fixture(f"scenario-{name}.json"),
+                                            kernels))
+    return Measured(kernels, runs, "/nonexistent")
 
 
-def run_script(script, *args, cwd=None):
-    return subprocess.run([sys.executable, os.path.join(PLOTS, script), *args],
-                          capture_output=True, text=True, cwd=cwd or ROOT)
+def run_script(module, *args, cwd=None):
+    """python3 -m cyclebench.<module> args, as make runs it."""
+    return subprocess.run([sys.executable, "-m", f"cyclebench.{module}",
+                           *args], capture_output=True, text=True,
+                          cwd=cwd or ROOT,
+                          env={**os.environ, "PYTHONPATH": TOOLS})
 
 
 def one_line_error(done):
@@ -106,7 +116,7 @@ def test_a_benchmark_that_failed_is_a_row_saying_why():
         "run_type": "iteration", "error_occurred": True,
         "error_message": "out of memory for the buffers"})
     m = measured("isa-ladder", default=results.parse(doc, "test"))
-    row = next(r for r in scenario.isa_ladder_table(m).rows
+    row = next(r for r in isa_ladder.table(m).rows
                if (r.kernel, r.isa) == ("chacha8", "sse2"))
     assert row.values == [None] * 5
     assert row.note == "failed: out of memory for the buffers"
@@ -139,8 +149,9 @@ def test_a_shared_cpu_is_called_out():
 ])
 def test_families_group_kernels_with_their_external_counterparts(kernel, fam,
                                                                  ours):
-    assert results.family(kernel) == fam
-    assert results.counterpart(kernel) == ours
+    kernels = registry.for_results()
+    assert kernels.family(kernel) == fam
+    assert kernels.counterpart(kernel) == ours
 
 
 # The bench summary
@@ -177,7 +188,7 @@ def test_summary_prints_and_writes_the_ratios(tmp_path):
                                  "lioness@avx2/8 (lioness block must be at "
                                  "least 41 bytes (got 8): pad the message)")
     path = write_json(tmp_path / "latest.json", doc)
-    done = run_script("summary.py", path)
+    done = run_script("summary", path)
     assert done.returncode == 0, done.stderr
     res = results.parse(doc, "one")
     ours = res.median("chacha20", "avx2", 576, "tsc_cycles_per_byte")
@@ -187,7 +198,7 @@ def test_summary_prints_and_writes_the_ratios(tmp_path):
                         "tsc_cycles_per_byte")
     line = next(line for line in done.stdout.splitlines()
                 if line.split()[:1] == ["chacha20"] and " 576 B " in line)
-    assert f"openssl {results.sig3(theirs)} ({best / theirs:.2f}x)" in line
+    assert f"openssl {units.sig3(theirs)} ({best / theirs:.2f}x)" in line
     assert ours >= best
     assert "memcpy" in done.stdout.split("Ours with no peer")[1]
     assert "unsupported on this CPU: chacha20@avx512" in done.stdout
@@ -195,7 +206,7 @@ def test_summary_prints_and_writes_the_ratios(tmp_path):
         "lioness@avx2 at 8 B" in done.stdout
     for name in ["20261201T000000Z.summary.md", "latest.summary.md"]:
         text = (tmp_path / name).read_text()
-        assert f"| {results.sig3(theirs)} ({best / theirs:.2f}x) |" in text
+        assert f"| {units.sig3(theirs)} ({best / theirs:.2f}x) |" in text
     assert sorted(os.listdir(tmp_path)) == [
         "20261201T000000Z.summary.md", "latest.json", "latest.summary.md"]
 
@@ -207,7 +218,7 @@ def test_summary_names_benchmarks_that_hit_the_cap(tmp_path):
     median = capped["tsc_cycles_per_byte"]
     capped["tsc_cycles_per_byte_ci95_high"] = median * 1.031
     path = write_json(tmp_path / "r.json", doc)
-    done = run_script("summary.py", path)
+    done = run_script("summary", path)
     n = benchmark_count(doc)
     assert f"{n} benchmarks; {n - 1} pinned their median" in done.stdout
     assert f"1 stopped at the time cap first, their CI ±3.1% at the " \
@@ -222,7 +233,7 @@ def test_summary_names_only_the_widest_of_many_capped(tmp_path):
         b["tsc_cycles_per_byte_ci95_high"] = b["tsc_cycles_per_byte"] * (
             1 + (i + 1) / 1000)
     path = write_json(tmp_path / "r.json", doc)
-    line = next(line for line in run_script("summary.py", path).stdout
+    line = next(line for line in run_script("summary", path).stdout
                 .splitlines() if "stopped at the time cap" in line)
     widest = doc["benchmarks"][-1]["name"]
     assert f"the widest: {widest} (±" in line
@@ -232,7 +243,7 @@ def test_summary_names_only_the_widest_of_many_capped(tmp_path):
 def test_summary_bad_input_is_one_line_and_writes_nothing(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text('{"benchmarks": [')
-    done = run_script("summary.py", str(bad))
+    done = run_script("summary", str(bad))
     assert one_line_error(done) and "not valid JSON" in done.stderr
     assert os.listdir(tmp_path) == ["bad.json"]
 
@@ -240,7 +251,7 @@ def test_summary_bad_input_is_one_line_and_writes_nothing(tmp_path):
 # make plots
 
 def test_plots_render_png_and_svg_per_family(tmp_path):
-    done = run_script("plot.py", BASE, f"--out={tmp_path}")
+    done = run_script("plot", BASE, f"--out={tmp_path}")
     assert done.returncode == 0, done.stderr
     for fam in ["chacha", "blake2b", "memcpy"]:
         for figure in ["cycles-per-byte", "isa-ladder-576",
@@ -269,7 +280,7 @@ def test_cycles_per_byte_axes_name_the_clock_and_dash_externals():
 
 
 def test_core_clock_label_says_pmu_when_counted():
-    assert results.clock_unit({"core_clock_source": "pmu"}, "core") == \
+    assert units.clock_unit({"core_clock_source": "pmu"}, "core") == \
         "core cycles/byte (pmu)"
 
 
@@ -294,7 +305,7 @@ def test_plots_bad_input_is_one_line_and_writes_nothing(tmp_path, content,
     if content is not None:
         path.write_text(content)
     out = tmp_path / "plots"
-    done = run_script("plot.py", str(path), f"--out={out}")
+    done = run_script("plot", str(path), f"--out={out}")
     assert one_line_error(done), done.stderr
     assert message in done.stderr
     assert not out.exists()
@@ -316,14 +327,14 @@ def rows_of(table, kernel):
 
 def test_isa_ladder_table_rows_columns_and_units():
     m = measured("isa-ladder", hide=("avx512",))
-    table = scenario.isa_ladder_table(m)
+    table = isa_ladder.table(m)
     assert table.headers() == [
         "kernel", "isa", "TSC ticks/call", "TSC ticks/byte",
         "core cycles/call (estimated)", "core cycles/byte (estimated)",
         "speedup over generic", "note"]
     for kernel in ["chacha20", "chacha12", "chacha8", "blake2b"]:
         assert [r.isa for r in rows_of(table, kernel)] == \
-            [isa for isa, _ in m.listing[kernel]]
+            [isa.name for isa in m.registry.variants(kernel)]
     avx512 = rows_of(table, "chacha20")[0]
     assert avx512.isa == "avx512" and avx512.values == [None] * 5
     assert "unsupported on this CPU" in avx512.note
@@ -337,7 +348,7 @@ def test_isa_ladder_table_rows_columns_and_units():
 
 def test_lioness_table_in_ns_per_byte_and_mib_per_second():
     m = measured("lioness")
-    table = scenario.lioness_table(m)
+    table = lioness.table(m)
     assert table.headers()[2:5] == ["ns per 509-byte block or cell",
                                     "ns/byte", "MiB/s"]
     assert [r.kernel for r in table.rows if r.isa == "generic"] == \
@@ -349,7 +360,7 @@ def test_lioness_table_in_ns_per_byte_and_mib_per_second():
 
 
 def test_lioness_without_the_relay_cell_kernel_says_so():
-    table = scenario.lioness_table(measured("lioness",
+    table = lioness.table(measured("lioness",
                                             drop=("tor-relay-cell",)))
     relay = rows_of(table, "tor-relay-cell")
     assert len(relay) == 1 and relay[0].note.startswith("not available")
@@ -357,7 +368,7 @@ def test_lioness_without_the_relay_cell_kernel_says_so():
 
 def test_lioness_relay_cell_rows_say_with_or_without_aes_ni():
     notes = {r.isa: r.note for r in rows_of(
-        scenario.lioness_table(measured("lioness")), "tor-relay-cell")}
+        lioness.table(measured("lioness")), "tor-relay-cell")}
     assert notes == {"vaes-avx512": "with AES-NI", "vaes-avx2": "with AES-NI",
                      "aesni": "with AES-NI",
                      "generic": "software AES (no AES-NI)"}
@@ -369,16 +380,16 @@ def test_lioness_breakdown_is_included_when_profiled(tmp_path):
     (profile / "breakdown.csv").write_text(
         "symbol,self_percent,samples,cycles_per_byte\n"
         "blake2b_compress_avx2,64.0,640,3.2\n")
-    section = scenario.breakdown_section(str(tmp_path))
+    section = lioness.breakdown_section(str(tmp_path))
     assert "| blake2b_compress_avx2 | 64.0 | 640 | 3.2 |" in section
 
 
 def test_disk_table_in_bytes_per_second_at_both_sector_sizes():
-    table = scenario.disk_table(measured("disk"))
+    table = disk.table(measured("disk"))
     assert table.headers()[2:4] == ["512-byte sectors (bytes/sec)",
                                     "4096-byte sectors (bytes/sec)"]
     assert [r.kernel for r in table.rows if r.isa in ("generic", "external")
-            ] == scenario.DISK_KERNELS
+            ] == disk.KERNELS
     res = results.load(fixture("scenario-disk.json"))
     for kernel, isa in [("aes128-xts", "aesni"), ("xchacha20", "avx2"),
                         ("openssl:des-ede3-cbc", "external")]:
@@ -389,7 +400,7 @@ def test_disk_table_in_bytes_per_second_at_both_sector_sizes():
 
 
 def test_disk_kernel_this_build_lacks_is_a_row_saying_so():
-    table = scenario.disk_table(measured("disk", drop={"aes256-xts"}))
+    table = disk.table(measured("disk", drop={"aes256-xts"}))
     row, = rows_of(table, "aes256-xts")
     assert row.values == [None, None] and row.note.startswith("not available")
 
@@ -397,8 +408,8 @@ def test_disk_kernel_this_build_lacks_is_a_row_saying_so():
 def test_aead_table_in_openssl_speed_units_best_and_generic():
     no_aesni = results.load(fixture("scenario-aead-no-aesni.json"))
     m = measured("aead", **{"no-aesni": no_aesni})
-    table = scenario.aead_table(m)
-    sizes = scenario.AEAD_SIZES
+    table = aead.table(m)
+    sizes = aead.SIZES
     assert table.headers() == ["kernel", "variant"] + [
         f"{s} bytes (1000s of bytes/s)" for s in sizes] + ["note"]
     assert [(r.kernel, r.variant) for r in table.rows] == [
@@ -417,18 +428,18 @@ def test_aead_table_in_openssl_speed_units_best_and_generic():
 
 
 def test_aead_kernels_this_build_lacks_are_one_row_each():
-    kernels = scenario.AEAD_OURS + scenario.AEAD_OPENSSL
-    table = scenario.aead_table(measured("aead", drop=kernels))
+    kernels = aead.OURS + aead.OPENSSL
+    table = aead.table(measured("aead", drop=kernels))
     assert [r.kernel for r in table.rows] == kernels
     assert all(r.note.startswith("not available") for r in table.rows)
 
 
 def test_bulk_table_is_the_floor_of_three_runs_in_seconds():
     m = measured("bulk")
-    table = scenario.bulk_table(m)
+    table = bulk.table(m)
     assert table.headers()[2:4] == ["encode (s)", "decode (s)"]
     assert [r.kernel for r in table.rows if r.isa == "generic"] == \
-        scenario.BULK_KERNELS
+        bulk.KERNELS
     run = m.results.get("chacha20", "avx2", 10485760)
     floor = min(run.repetitions["ns_per_byte"]) * 10485760 / 1e9
     row = next(r for r in rows_of(table, "chacha20") if r.isa == "avx2")
@@ -438,12 +449,12 @@ def test_bulk_table_is_the_floor_of_three_runs_in_seconds():
 
 def test_bulk_cbc_decode_comes_from_the_decrypt_run():
     fixture_run = results.load(fixture("scenario-bulk.json"))
-    without = next(r for r in rows_of(scenario.bulk_table(measured("bulk")),
+    without = next(r for r in rows_of(bulk.table(measured("bulk")),
                                       "aes128-cbc") if r.isa == "aesni")
     assert without.values[0] is not None and without.values[1] is None
     # The same fixture stands in for the --decrypt run.
     m = measured("bulk", decrypt=fixture_run)
-    row = next(r for r in rows_of(scenario.bulk_table(m), "aes128-cbc")
+    row = next(r for r in rows_of(bulk.table(m), "aes128-cbc")
                if r.isa == "aesni")
     run = fixture_run.get("aes128-cbc", "aesni", 10485760)
     floor = min(run.repetitions["ns_per_byte"]) * 10485760 / 1e9
@@ -452,22 +463,22 @@ def test_bulk_cbc_decode_comes_from_the_decrypt_run():
 
 
 def test_bulk_runs_cbc_decryption_with_the_decrypt_flag():
-    sc = scenario.SCENARIOS["bulk"]
+    sc = SCENARIOS["bulk"]
     extra = [x for x in sc.extra_runs if x.label == "decrypt"]
     assert extra and extra[0].args == ["--decrypt"]
-    command = scenario.bench_command(sc, ["aes128-cbc"], scenario.Options(),
+    command = bench_command(sc, ["aes128-cbc"], Options(),
                                      extra[0].args)
     assert command[1:3] == ["bench", "--decrypt"]
 
 
 def test_scenario_markdown_and_csv_carry_the_table():
-    sc = scenario.SCENARIOS["isa-ladder"]
+    sc = SCENARIOS["isa-ladder"]
     doc = load_document(fixture("scenario-isa-ladder.json"))
     for b in doc["benchmarks"]:  # as if another process shared the CPU
         b["cpu_time"] = b["real_time"] / 2
     m = measured("isa-ladder", default=results.parse(doc, "busy"))
     table = sc.table(m)
-    text = scenario.markdown(sc, table, m, ["build/cyclebench bench ..."])
+    text = markdown(sc, table, m, ["build/cyclebench bench ..."])
     assert "| kernel | isa | TSC ticks/call |" in text
     assert doc["context"]["cpu_model"] in text
     assert "make scenario NAME=isa-ladder" in text
@@ -480,13 +491,13 @@ def test_scenario_markdown_and_csv_carry_the_table():
 
 
 def test_unknown_scenario_is_one_line_and_writes_nothing(tmp_path):
-    done = run_script("scenario.py", "nope", f"--out={tmp_path / 's'}")
+    done = run_script("scenario", "nope", f"--out={tmp_path / 's'}")
     assert one_line_error(done) and "unknown scenario 'nope'" in done.stderr
     assert "isa-ladder" in done.stderr and not (tmp_path / "s").exists()
 
 
 def test_scenario_without_a_binary_says_to_build(tmp_path):
-    done = run_script("scenario.py", "isa-ladder", "--bin=/nonexistent/cb",
+    done = run_script("scenario", "isa-ladder", "--bin=/nonexistent/cb",
                       f"--out={tmp_path / 's'}")
     assert one_line_error(done) and "`make`" in done.stderr
     assert not (tmp_path / "s").exists()
@@ -540,7 +551,7 @@ def steadiest_benchmark(document):
 
 
 def run_compare(tmp_path, base, new, *args):
-    return run_script("compare.py", base, new, f"--out={tmp_path / 'cmp'}",
+    return run_script("compare", base, new, f"--out={tmp_path / 'cmp'}",
                       *args)
 
 
@@ -645,7 +656,7 @@ def test_context_tsc_wobble_is_not_a_difference():
 ])
 def test_compare_bad_input_is_one_line_and_writes_nothing(tmp_path, args,
                                                           message):
-    done = run_script("compare.py", *args, f"--out={tmp_path / 'cmp'}")
+    done = run_script("compare", *args, f"--out={tmp_path / 'cmp'}")
     assert one_line_error(done), done.stderr
     assert message in done.stderr
     assert not (tmp_path / "cmp").exists()

@@ -1,8 +1,8 @@
-"""`make report` (plots/report.py) on the committed fixture
+"""`make report` (tools/cyclebench/report) on the committed fixture
 tests/fixtures/results/report.json and a second machine derived from it
 (see other_machine and the fixtures' README); the page is also loaded in
 headless Chromium (tests/py/browser.py). No benchmark runs here.
-Run: /usr/bin/python3 -m pytest tests/py/test_report.py
+Run: PYTHONPATH=tools /usr/bin/python3 -m pytest tests/py/test_report.py
 """
 import copy
 import html.parser
@@ -15,16 +15,15 @@ import sys
 
 import pytest
 
+import browser
+from cyclebench import results, units
+from cyclebench.report import machines
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-PLOTS = os.path.join(ROOT, "plots")
 REPORT_FIXTURE = os.path.join(ROOT, "tests", "fixtures", "results",
                               "report.json")
-sys.path.insert(0, PLOTS)
-sys.path.insert(0, os.path.join(ROOT, "tests", "py"))
-
-import browser  # noqa: E402
-import machines  # noqa: E402
-import results  # noqa: E402
+# The package, for the command run as python3 -m cyclebench.report.
+TOOLS = os.path.join(ROOT, "tools")
 
 COUNTER = "tsc_cycles_per_byte"
 EPYC_HZ = 2596143840
@@ -64,10 +63,11 @@ def two_machines(tmp_path):
 
 def run_report(out, *inputs, leak=None, cwd=ROOT):
     leak = leak or os.path.join(str(out), "no-leak.csv")
-    return subprocess.run([sys.executable, os.path.join(PLOTS, "report.py"),
+    return subprocess.run([sys.executable, "-m", "cyclebench.report",
                            *map(str, inputs), f"--out={out}",
                            f"--leak={leak}"],
-                          capture_output=True, text=True, cwd=cwd)
+                          capture_output=True, text=True, cwd=cwd,
+                          env={**os.environ, "PYTHONPATH": TOOLS})
 
 
 def made(tmp_path, *inputs, **kwargs):
@@ -140,7 +140,7 @@ def test_two_machines_each_get_a_column_and_a_section(tmp_path):
     # row none is the fastest
     ns = results.load(REPORT_FIXTURE).median("chacha20", "avx512", 16384,
                                              "ns_per_byte")
-    assert f"| chacha20@avx512 | 16384 | {results.sig3(ns)} | — |" in \
+    assert f"| chacha20@avx512 | 16384 | {units.sig3(ns)} | — |" in \
         markdown
     both = next(line for line in markdown.splitlines()
                 if line.startswith("| chacha20@avx2 | 16384 |"))
@@ -342,9 +342,10 @@ def test_fleet_of_failures_only_is_bad_input(tmp_path):
 
 
 def test_no_default_inputs_says_what_to_run(tmp_path):
-    done = subprocess.run([sys.executable, os.path.join(PLOTS, "report.py"),
+    done = subprocess.run([sys.executable, "-m", "cyclebench.report",
                            f"--out={tmp_path / 'r'}"], capture_output=True,
-                          text=True, cwd=tmp_path)
+                          text=True, cwd=tmp_path,
+                          env={**os.environ, "PYTHONPATH": TOOLS})
     assert done.returncode == 2 and "make bench" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
 

@@ -1,0 +1,208 @@
+"""Reading `cyclebench bench` results: Google Benchmark JSON whose benchmarks
+are named <kernel>@<isa>/<bytes> and whose context says which clocks were
+read (harness/results.c writes it).
+
+Every figure and table reads medians through here: the _median aggregate
+when the run has one, else the median of the repetitions. What the
+kernels are (families, counterparts, ISA order) a run's registry says
+(Results.kernels; registry.py).
+"""
+import json
+import math
+import re
+import statistics
+from dataclasses import dataclass, field
+
+from . import registry as kernel_registry
+from .errors import InputError
+
+BENCHMARK_NAME = re.compile(
+    r"^(?P<kernel>[^@/]+)@(?P<isa>[^@/]+)/(?P<size>\d+)$")
+
+# Fields of a benchmark entry that describe the run rather than measure it.
+NOT_COUNTERS = {"family_index", "per_family_instance_index", "repetitions",
+                "repetition_index", "threads", "iterations"}
+
+# A run whose benchmarks had their CPU less than this share of the wall
+# time was sharing it (the harness pins every run to the same CPU).
+SHARED_CPU_BELOW = 0.9
+
+# tsc_hz is measured at every run, so one machine's figure wobbles by a
+# little; beyond this share it is another TSC (another machine or clock).
+TSC_HZ_TOLERANCE = 0.005
+
+
+@dataclass(frozen=True, order=True)
+class Key:
+    """One benchmark: a kernel variant at one message size."""
+    kernel: str
+    isa: str
+    size: int
+
+    @property
+    def external(self):
+        return self.isa == "external"
+
+    @property
+    def variant(self):
+        return f"{self.kernel}@{self.isa}"
+
+    def __str__(self):
+        return f"{self.kernel}@{self.isa}/{self.size}"
+
+
+@dataclass
+class Run:
+    """A benchmark's repetitions (counter -> values) and medians."""
+    key: Key
+    repetitions: dict = field(default_factory=dict)
+    medians: dict = field(default_factory=dict)
+
+    def median(self, counter):
+        if counter in self.medians:
+            return self.medians[counter]
+        values = self.repetitions.get(counter)
+        return statistics.median(values) if values else None
+
+    def floor(self, counter):
+        """The lowest repetition (the median when only aggregates exist)."""
+        values = self.repetitions.get(counter)
+        return min(values) if values else self.medians.get(counter)
+
+
+@dataclass
+class Results:
+    path: str
+    context: dict
+    runs: dict    # Key -> Run
+    errors: dict  # Key -> the error a benchmark skipped with
+    registry: kernel_registry.Registry = None  # None: for_results()'s
+
+    @property
+    def kernels(self):
+        """The registry that says what this run's kernels are."""
+        return self.registry or kernel_registry.for_results()
+
+    def get(self, kernel, isa, size):
+        return self.runs.get(Key(kernel, isa, size))
+
+    def median(self, kernel, isa, size, counter):
+        run = self.get(kernel, isa, size)
+        return run.median(counter) if run else None
+
+    def skipped_reason(self, kernel, isa):
+        """Why `cyclebench bench` left kernel@isa (or one of its sizes) out,
+        from the context's "skipped" list ("name@isa (why), ..."), or
+        None."""
+        variant = f"{kernel}@{isa}"
+        reasons = skipped_reasons(self.context.get("skipped", ""))
+        return reasons.get(variant) or next(
+            (why for name, why in reasons.items()
+             if name.startswith(variant + "/")), None)
+
+    def cpu_share(self):
+        """The median over benchmarks of cpu_time / real_time: the share of
+        the wall time the benchmark thread was on its CPU. Well under 1
+        means something else ran on the pinned CPU, inflating every time."""
+        shares = [run.median("cpu_time") / run.median("real_time")
+                  for run in self.runs.values()
+                  if run.median("real_time") and run.median("cpu_time")]
+        return statistics.median(shares) if shares else None
+
+    def contention(self):
+        """A one-line warning when the CPU was shared, else None."""
+        share = self.cpu_share()
+        if share is None or share >= SHARED_CPU_BELOW:
+            return None
+        return (f"{self.path}: the benchmarks had their CPU only "
+                f"{share:.0%} of the time (cpu_time/real_time), so another "
+                f"process shared the pinned CPU and every time is inflated: "
+                f"rerun on a quiet machine, or on another CPU (CPU=n)")
+
+    def error(self, kernel, isa):
+        """The error a size of kernel@isa stopped with, or None."""
+        return next((message for key, message in sorted(self.errors.items())
+                     if (key.kernel, key.isa) == (kernel, isa)), None)
+
+
+def skipped_reasons(text):
+    """{"kernel@isa" or "kernel@isa/size": why} from a "skipped" context
+    value. A reason may hold parentheses and commas, so parse by nesting."""
+    reasons, pos = {}, 0
+    while True:
+        open_paren = text.find(" (", pos)
+        if open_paren < 0:
+            return reasons
+        name = text[pos:open_paren].strip().lstrip(",").strip()
+        depth, end = 0, open_paren + 1
+        for end in range(open_paren + 1, len(text)):
+            depth += {"(": 1, ")": -1}.get(text[end], 0)
+            if depth == 0:
+                break
+        reasons[name] = text[open_paren + 2:end]
+        pos = end + 1
+
+
+def _counters(entry):
+    return {k: float(v) for k, v in entry.items()
+            if k not in NOT_COUNTERS and isinstance(v, (int, float))
+            and not isinstance(v, bool) and math.isfinite(v)}
+
+
+def _add_entry(runs, errors, entry):
+    name = entry.get("run_name", entry.get("name", ""))
+    match = BENCHMARK_NAME.match(str(name))
+    if not match:
+        return
+    key = Key(match["kernel"], match["isa"], int(match["size"]))
+    if entry.get("error_occurred"):
+        errors[key] = entry.get("error_message", "error")
+        return
+    run = runs.setdefault(key, Run(key))
+    if entry.get("run_type") == "aggregate":
+        if entry.get("aggregate_name") == "median":
+            run.medians = _counters(entry)
+        return
+    for counter, value in _counters(entry).items():
+        run.repetitions.setdefault(counter, []).append(value)
+
+
+def parse(document, path, registry=None):
+    """Results from an already-decoded results document; registry names
+    its kernels (default: registry.for_results()'s)."""
+    hint = "pass a results file written by `cyclebench bench` (make bench)"
+    if not isinstance(document, dict) or not isinstance(
+            document.get("benchmarks"), list):
+        raise InputError(f"{path} is not a cyclebench results file (no "
+                         f"'benchmarks' list): {hint}")
+    runs, errors = {}, {}
+    for entry in document["benchmarks"]:
+        if isinstance(entry, dict):
+            _add_entry(runs, errors, entry)
+    runs = {k: r for k, r in runs.items() if r.medians or r.repetitions}
+    if not runs and not errors:
+        raise InputError(f"{path} holds no <kernel>@<isa>/<bytes> "
+                         f"benchmarks: {hint}")
+    context = document.get("context")
+    return Results(path, context if isinstance(context, dict) else {},
+                   runs, errors, registry)
+
+
+def load(path, registry=None):
+    try:
+        with open(path, encoding="utf-8") as f:
+            document = json.load(f)
+    except OSError as e:
+        raise InputError(f"cannot read results file {path}: {e.strerror}: "
+                         f"run `make bench` first, or name an existing "
+                         f"file") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise InputError(f"{path} is not valid JSON ({e}): pass a results "
+                         f"file written by `cyclebench bench`") from None
+    return parse(document, path, registry)
+
+
+def tsc_hz_differs(a, b):
+    """Whether two contexts' tsc_hz values are different clocks."""
+    a, b = float(a or 0), float(b or 0)
+    return abs(a - b) > TSC_HZ_TOLERANCE * max(a, b)

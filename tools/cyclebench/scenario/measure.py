@@ -1,0 +1,150 @@
+"""What a scenario is (Scenario), and running it: `cyclebench bench` over
+its kernels that this CPU runs, once by default and once per ExtraRun
+(another environment, more options), into a Measured."""
+import json
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .. import registry as kernel_registry
+from ..errors import InputError
+from ..results import Results, parse
+from ..units import bytes_per_second
+
+MIB = 1 << 20
+NOT_RUN = Results("(not run)", {}, {}, {})
+
+
+@dataclass
+class ExtraRun:
+    """A second bench run of some of the kernels, in a changed
+    environment."""
+    label: str
+    prefix: str  # the kernels whose names start with it
+    env: dict
+    args: list = field(default_factory=list)  # more bench options
+
+
+@dataclass
+class Scenario:
+    name: str
+    title: str
+    seed: str
+    kernels: list
+    sizes: list
+    table: Callable   # Measured -> Table
+    chart: Callable   # Table, Measured -> Figure
+    repetitions: int = None  # fixed by the experiment, else the option's
+    extra_runs: list = field(default_factory=list)
+
+
+@dataclass
+class Measured:
+    """The registry of the binary that ran (its kernels, ISAs best first,
+    and which this CPU supports) and the bench runs of a scenario ({label:
+    Results}; "default" always)."""
+    registry: kernel_registry.Registry
+    runs: dict
+    profiles_dir: str = "out/profiles"
+
+    @property
+    def results(self):
+        return self.runs["default"]
+
+    def context(self):
+        return self.results.context
+
+    def best_isa(self, kernel):
+        return next((isa.name for isa in self.registry.variants(kernel)
+                     if isa.supported), None)
+
+
+@dataclass
+class Options:
+    binary: str = "build/cyclebench"
+    out: str = "out/scenarios"
+    profiles: str = "out/profiles"
+    min_time: float = None  # None: the sampler's default
+    repetitions: int = 1    # the sampler pins each median within a run
+    cpu: int = None  # None: the bench's default CPU
+
+
+# What the tables read
+
+def ns_per_byte(results, kernel, isa, size):
+    return results.median(kernel, isa, size, "ns_per_byte")
+
+
+def throughput(results, kernel, isa, size):
+    """Bytes per second at one size, or None."""
+    ns = ns_per_byte(results, kernel, isa, size)
+    return bytes_per_second(ns) if ns else None
+
+
+# Running
+
+def bench_command(scenario, kernels, opts, args=()):
+    """The bench command line, less its --benchmark_out."""
+    reps = scenario.repetitions or opts.repetitions
+    return [opts.binary, "bench", *args, "--kernel=" + ",".join(kernels),
+            "--sizes=" + ",".join(map(str, scenario.sizes)),
+            f"--benchmark_repetitions={reps}"] + (
+                [f"--benchmark_min_time={opts.min_time}"]
+                if opts.min_time is not None else []) + (
+                [f"--cpu={opts.cpu}"] if opts.cpu is not None else [])
+
+
+def run_bench(scenario, kernels, opts, env, label, registry, args=()):
+    """One bench run: (Results, its raw JSON)."""
+    with tempfile.TemporaryDirectory(prefix="cyclebench-scenario-") as tmp:
+        path = os.path.join(tmp, "results.json")
+        command = bench_command(scenario, kernels, opts, args) + [
+            f"--benchmark_out={path}", "--benchmark_out_format=json"]
+        done = subprocess.run(command, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True,
+                              env={**os.environ, **env})
+        if done.returncode != 0:
+            said = (done.stderr.strip().splitlines() or ["no message"])[-1]
+            raise InputError(f"scenario {scenario.name}: `cyclebench bench` "
+                             f"({label} run) failed with exit "
+                             f"{done.returncode}: {said}")
+        with open(path, encoding="utf-8") as f:
+            raw = f.read()
+    return parse(json.loads(raw), f"{scenario.name} ({label} run)",
+                 registry), raw
+
+
+def runnable(registry, kernels):
+    """The kernels with at least one ISA this CPU supports."""
+    return [k for k in kernels
+            if any(isa.supported for isa in registry.variants(k))]
+
+
+def shown(command, env):
+    return " ".join([f"{k}={shlex.quote(v)}" for k, v in env.items()] +
+                    [shlex.quote(c) for c in command])
+
+
+def measure(scenario, opts):
+    """Runs the scenario's benchmarks: (Measured, {label: raw JSON}, the
+    commands run)."""
+    registry = kernel_registry.from_binary(opts.binary)
+    plans = [("default", runnable(registry, scenario.kernels), {}, [])]
+    plans += [(x.label, runnable(registry, [k for k in scenario.kernels
+                                            if k.startswith(x.prefix)]),
+               x.env, x.args)
+              for x in scenario.extra_runs]
+    runs, raws, commands = {}, {}, []
+    for label, kernels, env, args in plans:
+        runs[label] = NOT_RUN
+        if kernels:
+            commands.append(shown(bench_command(scenario, kernels, opts, args),
+                                  env))
+            print(f"scenario {scenario.name}: {commands[-1]}", file=sys.stderr)
+            runs[label], raws[label] = run_bench(scenario, kernels, opts,
+                                                 env, label, registry, args)
+    return Measured(registry, runs, opts.profiles), raws, commands
