@@ -272,7 +272,7 @@ leak-table: deps
 	    $(if $(KERNEL),'--kernel=$(KERNEL)')
 
 # make fuzz [KERNEL=regex] [SECONDS=n]: coverage-guided differential
-# fuzzing (docs/fuzz.md). One target per kernel of ours, found by walking
+# fuzzing (docs/fuzz.md). One target per kernel, found by walking
 # the registry: its ISA variants and the other libraries' kernels of the
 # same computation against its generic, AEADs also refusing changed
 # messages; and one for the command-line parser. Each runs SECONDS
