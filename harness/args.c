@@ -528,6 +528,8 @@ static int find_operand(enum cli_command cmd, int argc, char **argv,
 
 static int isa_known(const char *isa)
 {
+    if (!strcmp(isa, KERNEL_AUTO_ISA))
+        return 1;
     for (size_t i = 0; kernel_registry[i]; i++)
         if (kernel_variant_find(kernel_registry[i], isa))
             return 1;
@@ -562,9 +564,15 @@ int cli_parse(enum cli_command cmd, int argc, char **argv, cli_request *r)
         if (argv[i][0] == '-' && parse_option(cmd, r, argv[i], given))
             return -1;
     const char *isa = r->isa.set ? r->isa.text : NULL;
-    if (cmd == CLI_CTGRIND)
-        return find_variant(r->spec, isa, &r->k, &r->v);
-    return select_variant(r->spec, isa, &r->k, &r->v);
+    if (cmd == CLI_CTGRIND ? find_variant(r->spec, isa, &r->k, &r->v)
+                           : select_variant(r->spec, isa, &r->k, &r->v))
+        return -1;
+    if (r->v || (cmd & (CLI_KAT | CLI_RUN)))
+        return 0;
+    usage_error("%s tests one fixed variant and takes no --isa=auto (kat, run "
+                "and bench measure which rows are fastest): name an ISA from "
+                "'cyclebench list'", command_name(cmd));
+    return -1;
 }
 
 void cli_free(cli_request *r)
@@ -595,6 +603,10 @@ int find_variant(const char *spec, const char *isa, const kernel **k,
                     cli_quote(name, q, sizeof q));
         return -1;
     }
+    if (isa && !strcmp(isa, KERNEL_AUTO_ISA)) {
+        *v = NULL; /* measured later, at the message's length */
+        return 0;
+    }
     *v = isa ? kernel_variant_find(*k, isa) : kernel_best_variant(*k);
     if (!*v) {
         usage_error("%s has no ISA %s: see 'cyclebench list'", name,
@@ -610,9 +622,13 @@ int select_variant(const char *spec, const char *isa, const kernel **k,
     char why[256];
     if (find_variant(spec, isa, k, v))
         return -1;
-    if (kernel_variant_refusal(*k, *v, why, sizeof why)) {
+    /* At auto, a kernel that runs nowhere here (a missing provider) has
+     * no first row either. */
+    const isa_variant *row = *v ? *v : kernel_best_variant(*k);
+    if (kernel_variant_refusal(*k, row, why, sizeof why)) {
         usage_error("%s@%s cannot run here (%s): pick a supported one from "
-                    "'cyclebench list'", (*k)->name, (*v)->isa, why);
+                    "'cyclebench list'", (*k)->name,
+                    *v ? row->isa : KERNEL_AUTO_ISA, why);
         return -1;
     }
     return 0;

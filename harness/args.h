@@ -48,7 +48,9 @@ typedef struct cli_value {
 typedef struct cli_request {
     const char *spec; /* the <kernel>[@isa] operand */
     const kernel *k;
-    const isa_variant *v; /* the ISA asked for, else the best supported */
+    /* The ISA asked for, else the best supported; NULL for --isa=auto
+     * (kat and run measure, autoisa.h, once the length is known). */
+    const isa_variant *v;
     kernel_args args;     /* kat: the kernel's options as given */
     cli_value isa, size, seconds, stages, secret, measurements;
     /* bench's own options, and the --benchmark_* flags it acts on itself */
@@ -65,8 +67,8 @@ typedef struct cli_request {
 /* Parse argv (after the command's name) for cmd into r: the operand (bench
  * takes none), the command's options and, for kat, the kernel's, each at
  * most once; then the variant, which must be usable here unless cmd is
- * CLI_CTGRIND (whose driver says itself what valgrind's CPU cannot run).
- * For bench, the values Google Benchmark's flags may take as far as their
+ * CLI_CTGRIND (whose driver says itself what valgrind's CPU cannot run),
+ * and auto only for kat and run. For bench, the values Google Benchmark's flags may take as far as their
  * meaning is known (a repetition count from 1, a time above 0, one of a
  * flag's words), the ISA known to some kernel and every --kernel known.
  * Returns 0, or -1 after one usage error. Free r with cli_free, either
@@ -100,9 +102,10 @@ int parse_size(const char *name, const char *s, size_t *out);
 const char *cli_quote(const char *s, char *buf, size_t len);
 
 /* "kernel" or "kernel@isa" (the ISA may come from --isa instead; neither
- * means the best this CPU supports). find_variant returns 0, or -1 after a
- * usage error naming an unknown kernel or ISA; select_variant also refuses
- * a variant this machine cannot run (kernel_variant_refusal says why). */
+ * means the best this CPU supports; "auto" sets *v to NULL, for the
+ * caller to measure). find_variant returns 0, or -1 after a usage error
+ * naming an unknown kernel or ISA; select_variant also refuses a variant
+ * this machine cannot run (kernel_variant_refusal says why). */
 int find_variant(const char *spec, const char *isa, const kernel **k,
                  const isa_variant **v);
 int select_variant(const char *spec, const char *isa, const kernel **k,

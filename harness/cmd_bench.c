@@ -9,7 +9,15 @@
  * Benchmarks run grouped: one kernel of ours at every ISA and the external
  * kernels that compute the same thing, at one size, back to back in a
  * random order, so that what a table compares shares the machine's
- * conditions of the moment and none of them is always first. */
+ * conditions of the moment and none of them is always first.
+ *
+ * Each composite kernel also runs at auto beside its table's rows (the row
+ * of its parts' fastest rows here, autoisa.h); --isa=auto runs each kernel
+ * of ours at auto alone. Auto's measurements are made together before the
+ * first benchmark, within AUTO_BUDGET_SECONDS, and recorded in the
+ * results' context (with the time choosing took, self-tests included) and
+ * each @auto benchmark's label. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +26,7 @@
 
 #include "../kernels/registry.h"
 #include "args.h"
+#include "autoisa.h"
 #include "commands.h"
 #include "gbench.h"
 #include "pmu.h"
@@ -25,12 +34,20 @@
 #include "sampler.h"
 #include "splitmix.h"
 #include "sysctl.h"
+#include "timed_kernel.h"
 #include "timer.h"
 
 /* PMU counters are read over a pass of this many batches of their own after
  * the sampling, so the sampler's bookkeeping is not in them. */
 #define PMU_PASS_BATCHES 32
 #define RUN_WARMUP_SECONDS 0.2
+/* Auto's measurements of every part's rows at every length together; the
+ * self-tests and the setup around them bring the whole to under a second
+ * (docs/auto.md has what it took). */
+#define AUTO_BUDGET_SECONDS 0.65
+/* Auto measures at the run's sizes, or at this many of them when there
+ * are more, each benchmark taking the nearest (calibration_len). */
+#define AUTO_SIZES 8
 #define DEFAULT_COUNTERS "cycles,instructions,branch-misses,cache-misses"
 
 static const size_t default_sizes[] = {
@@ -58,10 +75,12 @@ typedef struct bench_options {
 
 typedef struct bench_case {
     const kernel *k;
-    const isa_variant *v;
+    const isa_variant *v; /* NULL at auto until measured */
+    int at_auto;
     size_t len;
     kernel_args args;
     char name[96];
+    char chosen[512]; /* at auto: what it runs, or why it is not timed */
     size_t group, size_rank; /* the run order: see the top of this file */
     uint64_t shuffle;
 } bench_case;
@@ -144,42 +163,16 @@ static int check_outputs(const bench_options *o)
 
 /* The benchmark */
 
-/* One kernel variant on its buffers, as the sampler times it. */
-typedef struct timed_kernel {
-    const bench_case *c;
-    kernel_args a;
-    const uint8_t *in;
-    uint8_t *out;
-} timed_kernel;
-
-static uint64_t time_calls(void *ctx, uint64_t calls)
-{
-    const timed_kernel *t = ctx;
-    const kernel *k = t->c->k;
-    uint64_t t0 = timer_start();
-    for (uint64_t i = 0; i < calls; i++) {
-        k->run(k, t->c->v, &t->a, t->in, t->c->len, t->out);
-        gb_clobber_memory();
-    }
-    uint64_t ticks = timer_stop() - t0;
-    return ticks > timer->overhead_ticks ? ticks - timer->overhead_ticks : 0;
-}
-
-static uint64_t tsc_now(void *ctx)
-{
-    (void)ctx;
-    return timer_start();
-}
-
 /* The PMU counters over calls of their own, per call. Returns 0, or -1
  * when the group never got onto the PMU. */
-static int count_events(timed_kernel *t, uint64_t calls, double values[])
+static int count_events(const sampler_source *source, uint64_t calls,
+                        double values[])
 {
     memset(values, 0, PMU_MAX_EVENTS * sizeof *values);
     if (counters.leader_fd < 0)
         return 0;
     pmu_start(&counters);
-    time_calls(t, calls);
+    source->time_batch(source->ctx, calls);
     if (pmu_stop(&counters, values))
         return -1;
     for (size_t i = 0; i < counters.n; i++)
@@ -243,17 +236,6 @@ static void publish(gb_state *s, const bench_case *c, const sampler_result *r,
     }
 }
 
-/* Turns the plaintext in buf into its ciphertext (out is scratch of the
- * same length), so that a decryption is timed on what it would really get. */
-static void encrypt_in_place(const kernel *k, const isa_variant *v,
-                             kernel_args a, uint8_t *buf, size_t len,
-                             uint8_t *out)
-{
-    a.decrypt = (kernel_value){ 0 };
-    k->run(k, v, &a, buf, len, out);
-    memcpy(buf, out, len * kernel_batch(k));
-}
-
 /* Buffers are allocated and filled and per-key setup done before the
  * sampler starts, so neither allocation nor key expansion is timed; the
  * sampler's warm-up takes the first-touch page faults. Google Benchmark
@@ -263,33 +245,24 @@ static void encrypt_in_place(const kernel *k, const isa_variant *v,
 static void bench_kernel(gb_state *s, void *arg)
 {
     const bench_case *c = arg;
-    const kernel *k = c->k;
-    size_t batch = kernel_batch(k);
-    timed_kernel t = { .c = c, .a = c->args };
-    uint8_t *in = kernel_buffer(c->len * batch);
-    uint8_t *out = kernel_buffer(kernel_out_len(k, &c->args, c->len) * batch);
-    sampler_source source = { time_calls, tsc_now, &t };
+    timed_kernel t;
+    int opened = c->v && timed_kernel_open(&t, c->k, c->v, &c->args,
+                                           c->len) == 0;
+    sampler_source source = timed_kernel_source(&t);
     sampler_result r;
     double pmu_per_call[PMU_MAX_EVENTS];
     int sampled = -1, pmu_rc = 0;
-    cpu_clear_upper_state(); /* whatever the last benchmark left */
-    if (in && out) {
-        kernel_fill_message(in, c->len * batch);
-        if (t.a.decrypt.set)
-            encrypt_in_place(k, c->v, t.a, in, c->len, out);
-        kernel_prepare(k, c->v, &t.a);
-        t.in = in;
-        t.out = out;
-    }
     /* One pass whatever the iteration count: the sampler decides how long. */
     uint64_t t0 = timer_start();
     double cpu0 = thread_cpu_seconds();
     while (gb_state_keep_running_batch(s, gb_state_max_iterations(s)))
-        if (in && out && (sampled = sampler_run(&sampling, &source, &r)) == 0)
-            pmu_rc = count_events(&t, r.calls_per_batch * PMU_PASS_BATCHES,
-                                  pmu_per_call);
+        if (opened && (sampled = sampler_run(&sampling, &source, &r)) == 0)
+            pmu_rc = count_events(&source, r.calls_per_batch *
+                                  PMU_PASS_BATCHES, pmu_per_call);
     sampling_span span = { timer_stop() - t0, thread_cpu_seconds() - cpu0 };
-    if (sampled != 0)
+    if (!c->v)
+        gb_state_skip_with_error(s, c->chosen);
+    else if (sampled != 0)
         gb_state_skip_with_error(s, "out of memory for the buffers or the "
                                  "samples");
     else if (pmu_rc != 0)
@@ -297,10 +270,10 @@ static void bench_kernel(gb_state *s, void *arg)
                                  "busy elsewhere?): drop --counters");
     else
         publish(s, c, &r, &span, pmu_per_call);
-    if (in && out)
-        kernel_release(k, &t.a);
-    free(in);
-    free(out);
+    if (c->at_auto)
+        gb_state_set_label(s, c->chosen);
+    if (opened)
+        timed_kernel_close(&t);
 }
 
 /* Registration */
@@ -338,13 +311,24 @@ static int selected(const bench_options *o, const kernel *k,
            (!o->isa || !strcmp(o->isa, v->isa));
 }
 
+/* Whether k runs at auto: a composite beside its rows, or any kernel of
+ * ours under --isa=auto. */
+static int auto_selected(const bench_options *o, const kernel *k)
+{
+    int asked = o->isa ? !strcmp(o->isa, KERNEL_AUTO_ISA) && !k->reference
+                       : kernel_n_parts(k) > 0;
+    return asked && (!o->kernels || cli_listed(o->kernels, k->name));
+}
+
 static size_t count_candidates(const bench_options *o)
 {
     size_t n = 0;
     const isa_variant *v;
-    for (size_t i = 0; kernel_registry[i]; i++)
+    for (size_t i = 0; kernel_registry[i]; i++) {
         for (size_t j = 0; (v = kernel_variant_at(kernel_registry[i], j)); j++)
             n += selected(o, kernel_registry[i], v) ? o->n_sizes : 0;
+        n += auto_selected(o, kernel_registry[i]) ? o->n_sizes : 0;
+    }
     return n;
 }
 
@@ -373,6 +357,26 @@ static size_t registry_index(const kernel *k)
     return i;
 }
 
+/* The cases of k at v (NULL: at auto) that --sizes and --benchmark_filter
+ * select. Returns how many. */
+static size_t add_sizes(const bench_options *o, const kernel *k,
+                        const isa_variant *v, bench_case *cases)
+{
+    size_t n = 0;
+    for (size_t s = 0; s < o->n_sizes; s++) {
+        bench_case *c = &cases[n];
+        *c = (bench_case){
+            .k = k, .v = v, .at_auto = v == NULL, .len = o->sizes[s],
+            .size_rank = s,
+            .group = registry_index(k->reference ? k->reference : k),
+        };
+        snprintf(c->name, sizeof c->name, "%s@%s/%zu", k->name,
+                 v ? v->isa : KERNEL_AUTO_ISA, c->len);
+        n += gb_selected(c->name);
+    }
+    return n;
+}
+
 /* The benchmarks --kernel, --isa, --sizes and --benchmark_filter select,
  * named but not yet checked. Returns how many. */
 static size_t select_cases(const bench_options *o, bench_case *cases)
@@ -382,16 +386,10 @@ static size_t select_cases(const bench_options *o, bench_case *cases)
     for (size_t i = 0; kernel_registry[i]; i++) {
         const kernel *k = kernel_registry[i];
         for (size_t j = 0; (v = kernel_variant_at(k, j)); j++)
-            for (size_t s = 0; selected(o, k, v) && s < o->n_sizes; s++) {
-                bench_case *c = &cases[n];
-                *c = (bench_case){
-                    .k = k, .v = v, .len = o->sizes[s], .size_rank = s,
-                    .group = registry_index(k->reference ? k->reference : k),
-                };
-                snprintf(c->name, sizeof c->name, "%s@%s/%zu", k->name,
-                         v->isa, c->len);
-                n += gb_filter_selects(c->name);
-            }
+            if (selected(o, k, v))
+                n += add_sizes(o, k, v, cases + n);
+        if (auto_selected(o, k))
+            n += add_sizes(o, k, NULL, cases + n);
     }
     return n;
 }
@@ -416,8 +414,9 @@ static int size_timeable(const bench_options *o, bench_case *c,
 }
 
 /* Keep the cases that may be timed: of variants that run here and pass
- * their self-test (tried once per variant), at sizes their kernel takes.
- * The others are noted with the reason. Returns how many remain. */
+ * their self-test (tried once per variant; at auto, once auto has chosen
+ * the rows), at sizes their kernel takes. The others are noted with the
+ * reason. Returns how many remain. */
 static size_t screen_cases(const bench_options *o, bench_case *cases,
                            size_t n, char *skipped, size_t skipped_len)
 {
@@ -428,7 +427,9 @@ static size_t screen_cases(const bench_options *o, bench_case *cases,
     char why[512], what[96];
     for (size_t i = 0; i < n; i++) {
         bench_case c = cases[i];
-        if (c.k != tried_k || c.v != tried) {
+        if (c.at_auto) {
+            refuse = 0;
+        } else if (c.k != tried_k || c.v != tried) {
             tried_k = c.k;
             tried = c.v;
             refuse = refused(c.k, c.v, why, sizeof why);
@@ -460,6 +461,96 @@ static void register_all(bench_case *cases, size_t n, uint64_t seed)
     qsort(cases, n, sizeof *cases, compare_run_order);
     for (size_t i = 0; i < n; i++)
         gb_register(cases[i].name, bench_kernel, &cases[i]);
+}
+
+/* Auto */
+
+static int compare_size(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Where auto measures for a benchmark of len bytes: at len, or when the
+ * run has more than AUTO_SIZES sizes, at the nearest (on a log scale) of
+ * AUTO_SIZES of them spread evenly through their sorted list. */
+static size_t calibration_len(const bench_options *o, size_t len)
+{
+    size_t sorted[CLI_MAX_SIZES], n = o->n_sizes, nearest = len;
+    double distance = INFINITY;
+    if (n <= AUTO_SIZES)
+        return len;
+    memcpy(sorted, o->sizes, n * sizeof *sorted);
+    qsort(sorted, n, sizeof *sorted, compare_size);
+    for (size_t i = 0; i < AUTO_SIZES; i++) {
+        size_t size = sorted[i * (n - 1) / (AUTO_SIZES - 1)];
+        double d = fabs(log((double)size / (double)len));
+        if (d < distance) {
+            distance = d;
+            nearest = size;
+        }
+    }
+    return nearest;
+}
+
+/* The rows of the @auto benchmarks, measured together before any of them;
+ * a row that fails its self-test is not timed. Returns the seconds it
+ * took (by the TSC), 0 when no @auto benchmark runs. */
+static double choose_auto_rows(const bench_options *o, bench_case *cases,
+                               size_t n, autoisa *chooser, char *skipped,
+                               size_t skipped_len)
+{
+    char err[256];
+    uint64_t start = timer_start();
+    size_t wanted = 0;
+    for (size_t i = 0; i < n; i++)
+        if (cases[i].at_auto) {
+            autoisa_want(chooser, cases[i].k,
+                         calibration_len(o, cases[i].len));
+            wanted++;
+        }
+    if (!wanted)
+        return 0;
+    autoisa_calibrate(chooser, AUTO_BUDGET_SECONDS);
+    for (size_t i = 0; i < n; i++) {
+        bench_case *c = &cases[i];
+        size_t len = calibration_len(o, c->len);
+        const isa_variant *v;
+        if (!c->at_auto)
+            continue;
+        if (!(v = autoisa_row_for(chooser, c->k, len)))
+            snprintf(c->chosen, sizeof c->chosen, "out of memory choosing "
+                     "the rows for auto");
+        else if (kernel_self_test(c->k, v, err, sizeof err)) {
+            snprintf(c->chosen, sizeof c->chosen, "self-test failed, not "
+                     "timed: %s", err);
+            note_skipped(skipped, skipped_len, c->name, c->chosen);
+        } else {
+            c->v = v;
+            autoisa_describe(chooser, c->k, len, c->chosen, sizeof c->chosen);
+        }
+    }
+    return (double)(timer_start() - start) / timer->tsc_hz;
+}
+
+/* "chacha20=avx512 blake2b=avx512 ...": the row each kernel of ours in
+ * the run takes by default here, its table's first supported one, which
+ * the summary holds the run's measurements against. */
+static void describe_dispatch(const bench_case *cases, size_t n, char *buf,
+                              size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; kernel_registry[i] && used < len; i++) {
+        const kernel *k = kernel_registry[i];
+        size_t j = 0;
+        while (j < n && cases[j].k != k)
+            j++;
+        if (j < n && !k->reference)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s=%s",
+                                     used ? " " : "", k->name,
+                                     kernel_best_variant(k)->isa);
+    }
 }
 
 /* The run */
@@ -508,11 +599,14 @@ static void describe_method(uint64_t seed,
              "group (seed %llu)", (unsigned long long)seed);
 }
 
-/* The n registered benchmarks. */
-static int run(const bench_options *o, size_t n, const char *skipped,
-               time_t started, uint64_t seed)
+/* The n registered benchmarks, cases. */
+static int run(const bench_options *o, bench_case *cases, size_t n,
+               char *skipped, size_t skipped_len, time_t started,
+               uint64_t seed)
 {
+    static char chosen[8192], dispatch[4096];
     char stamp[32], sampling_text[512], order_text[256];
+    autoisa chooser;
     sysctl_report turbo;
     gb_format formats[3] = { GB_FORMAT_JSON, GB_FORMAT_CSV, o->out_format };
     char *reports[3] = { NULL, NULL, NULL };
@@ -525,6 +619,11 @@ static int run(const bench_options *o, size_t n, const char *skipped,
     timer = timer_get_info();
     sampling = sampler_default_config(timer->tsc_hz, least, cap);
     core_cycles_index = pmu_core_cycles_index(&counters);
+    autoisa_init(&chooser);
+    double choosing = choose_auto_rows(o, cases, n, &chooser, skipped,
+                                       skipped_len);
+    autoisa_describe_all(&chooser, chosen, sizeof chosen);
+    describe_dispatch(cases, n, dispatch, sizeof dispatch);
     results_timestamp(started, stamp, sizeof stamp);
     describe_method(seed, sampling_text, sizeof sampling_text, order_text,
                     sizeof order_text);
@@ -539,6 +638,9 @@ static int run(const bench_options *o, size_t n, const char *skipped,
         .pinned_cpu = o->cpu,
         .skipped = skipped,
         .direction = o->decrypt ? "decrypt" : "encrypt",
+        .autoisa = chosen,
+        .autoisa_seconds = choosing,
+        .dispatch = dispatch,
     });
     /* The calibration above ends in a 0.1 s sleep: keep the core busy a
      * moment so the first benchmark does not start on an idle clock. */
@@ -550,6 +652,7 @@ static int run(const bench_options *o, size_t n, const char *skipped,
         status = write_results(o, stamp, reports);
     for (int i = 0; i < 3; i++)
         free(reports[i]);
+    autoisa_free(&chooser);
     return status;
 }
 
@@ -609,7 +712,7 @@ int cmd_bench(int argc, char **argv)
         usage_error("%s", err);
     else {
         register_all(cases, n, seed);
-        status = run(&o, n, skipped, started, seed);
+        status = run(&o, cases, n, skipped, sizeof skipped, started, seed);
     }
     pmu_close(&counters);
 done:

@@ -1,7 +1,8 @@
 /* `cyclebench list [--json]`: every kernel and ISA. The text form is one
  * line per variant; the JSON form is the registry itself, for the Python
  * tools: each kernel's family, counterpart, options and what they accept,
- * and per ISA whether it runs here and why not. */
+ * the parts a composite is built from (what --isa=auto measures), and per
+ * ISA whether it runs here and why not. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -112,7 +113,12 @@ static void print_kernel(const kernel *k)
            kernel_batch(k), kernel_tag_len(k),
            k->n_stages);
     print_options(k);
-    printf(",\n     ");
+    printf(",\n     \"parts\": [");
+    for (size_t i = 0; i < kernel_n_parts(k); i++) {
+        printf("%s", i ? ", " : "");
+        json_print_string(stdout, k->parts[i]->name);
+    }
+    printf("],\n     ");
     print_isas(k);
     printf("}");
 }

@@ -11,7 +11,10 @@
  *
  * With --stages, a composite kernel (one with run_staged) is run a second
  * time, for as long again, with RDTSC around each of its stages; those
- * stamps cost time of their own, so the first loop stays unstaged. */
+ * stamps cost time of their own, so the first loop stays unstaged.
+ *
+ * At --isa=auto the rows are measured at --size, after pinning, before the
+ * loop; the result's "auto" says what was chosen. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +22,7 @@
 
 #include "../kernels/kernel.h"
 #include "args.h"
+#include "autoisa.h"
 #include "commands.h"
 #include "gbench.h"
 #include "json_out.h"
@@ -39,6 +43,8 @@ typedef struct run_options {
     size_t size;
     double seconds;
     int stages;
+    int at_auto;      /* --isa=auto: v is measured for, after pinning */
+    char chosen[512]; /* and what was chosen */
 } run_options;
 
 typedef struct loop_result {
@@ -60,7 +66,7 @@ static int parse_options(run_options *o, int argc, char **argv)
             .k = r.k, .v = r.v,
             .size = r.size.set ? (size_t)r.size.num : DEFAULT_SIZE,
             .seconds = r.seconds.set ? r.seconds.seconds : DEFAULT_SECONDS,
-            .stages = r.stages.set,
+            .stages = r.stages.set, .at_auto = r.v == NULL,
         };
     cli_free(&r);
     return rc;
@@ -155,7 +161,7 @@ static void print_result(const run_options *o, const loop_result *r,
     printf("{\n  \"kernel\": ");
     json_print_string(stdout, o->k->name);
     printf(",\n  \"isa\": ");
-    json_print_string(stdout, o->v->isa);
+    json_print_string(stdout, o->at_auto ? KERNEL_AUTO_ISA : o->v->isa);
     printf(",\n  \"size\": %zu,\n  \"bytes_per_call\": %.0f,\n"
            "  \"seconds\": %.3f,\n  \"calls\": %llu,\n"
            "  \"tsc_hz\": %.0f,\n  \"tsc_hz_source\": \"%s\",\n"
@@ -176,6 +182,10 @@ static void print_result(const run_options *o, const loop_result *r,
         json_print_string(stdout, o->k->stage_names[i]);
     }
     printf("]");
+    if (o->at_auto) {
+        printf(",\n  \"auto\": ");
+        json_print_string(stdout, o->chosen);
+    }
     if (staged)
         print_stages(o, staged, core_per_byte / tsc_per_byte);
     printf("\n}\n");
@@ -216,28 +226,47 @@ static int measure(const run_options *o, kernel_args *a, pmu_group *pmu)
     return 0;
 }
 
+/* At auto, the row to run, measured at the run's size: 0, or -1 after
+ * saying why not. */
+static int choose_auto(run_options *o, autoisa *chooser)
+{
+    if (!o->at_auto)
+        return 0;
+    o->v = autoisa_row_for(chooser, o->k, o->size);
+    if (!o->v) {
+        usage_error("run: out of memory choosing the rows for auto");
+        return -1;
+    }
+    autoisa_describe(chooser, o->k, o->size, o->chosen, sizeof o->chosen);
+    return 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
     run_options o = { 0 };
     kernel_args a;
     pmu_group pmu;
+    autoisa chooser;
     char err[256];
-    int status;
+    int status = 1;
     if (parse_options(&o, argc, argv) || prepare_args(&o, &a))
         return EXIT_USAGE;
-    if (require_self_test(o.k, o.v, "run"))
-        return 1;
     if (sysctl_pin(sysctl_default_cpu(), err, sizeof err)) {
         usage_error("%s", err);
         return 1;
     }
+    autoisa_init(&chooser);
+    if (choose_auto(&o, &chooser) || require_self_test(o.k, o.v, "run"))
+        goto done;
     /* Core cycles from the PMU where there is one; otherwise estimated from
      * the TSC and the timer's core/TSC ratio (pmu_open says why on stderr). */
     if (pmu_open(&pmu, "cycles", err, sizeof err)) {
         usage_error("%s", err);
-        return 1;
+        goto done;
     }
     status = measure(&o, &a, &pmu);
     pmu_close(&pmu);
+done:
+    autoisa_free(&chooser);
     return status;
 }

@@ -304,7 +304,7 @@ const char *gb_filter(void)
     return filter.empty() ? "all" : filter.c_str();
 }
 
-int gb_filter_selects(const char *name)
+int gb_selected(const char *name)
 {
     return (regexec(&name_filter.re, name, 0, nullptr, 0) == 0) !=
            name_filter.negative;
@@ -314,7 +314,7 @@ long gb_run(const gb_format *formats, char **reports, size_t n_reports)
 {
     selected = 0;
     for (const std::string &name : registered)
-        selected += gb_filter_selects(name.c_str());
+        selected += gb_selected(name.c_str());
     started.clear();
     run_start = std::chrono::steady_clock::now();
 
@@ -360,6 +360,11 @@ void gb_state_set_counter(gb_state *s, const char *name, double value,
 {
     state_of(s).counters[name] =
         benchmark::Counter(value, static_cast<benchmark::Counter::Flags>(flags));
+}
+
+void gb_state_set_label(gb_state *s, const char *label)
+{
+    state_of(s).SetLabel(label);
 }
 
 void gb_state_skip_with_error(gb_state *s, const char *message)

@@ -58,11 +58,11 @@ void gb_add_context(const char *key, const char *value);
 /* --benchmark_filter as given ("all" by default). */
 const char *gb_filter(void);
 
-/* Whether --benchmark_filter selects a benchmark of this name, as the
+/* Whether --benchmark_filter selects the benchmark of this name, as the
  * library applies it (a POSIX extended regex searched in the name, "all"
  * for everything, a leading '-' negating): after gb_initialize, which
  * refuses a filter that is not a valid regex. */
-int gb_filter_selects(const char *name);
+int gb_selected(const char *name);
 
 /* Run the registered benchmarks that --benchmark_filter selects: the table
  * on stdout, progress "[n/N] name" on stderr. reports[i] receives the whole
@@ -85,6 +85,8 @@ void gb_state_set_timed_calls(gb_state *s, uint64_t calls,
                               double seconds_per_call);
 void gb_state_set_counter(gb_state *s, const char *name, double value,
                           gb_counter_flags flags);
+/* The run's "label" in the reports (what an @auto benchmark ran). */
+void gb_state_set_label(gb_state *s, const char *label);
 void gb_state_skip_with_error(gb_state *s, const char *message);
 
 /* As benchmark::DoNotOptimize and benchmark::ClobberMemory: compiler

@@ -48,6 +48,9 @@ void results_add_context(const results_context *c)
     add_number("pinned_cpu", "%.0f", c->pinned_cpu);
     gb_add_context("skipped", c->skipped);
     gb_add_context("direction", c->direction);
+    gb_add_context("auto", c->autoisa);
+    add_number("auto_calibration_seconds", "%.3f", c->autoisa_seconds);
+    gb_add_context("dispatch", c->dispatch);
     gb_add_context("compiler", CB_COMPILER);
     gb_add_context("cflags", CB_CFLAGS);
     gb_add_context("git_commit", CB_GIT_COMMIT);

@@ -26,12 +26,19 @@ typedef struct results_context {
     int pinned_cpu;
     const char *skipped; /* "kernel@isa (why), ..." or "" */
     const char *direction; /* "encrypt" or "decrypt" (bench --decrypt) */
+    /* What the @auto benchmarks ran (autoisa_describe_all; "" for none)
+     * and how long choosing took. */
+    const char *autoisa;
+    double autoisa_seconds;
+    /* "kernel=isa ...": each kernel's table's first supported row here. */
+    const char *dispatch;
 } results_context;
 
 /* Add the context keys: run_id, sampling, order, cpu_model, cpu_features, tsc_hz, tsc_hz_source,
  * timer_overhead_ticks, core_tsc_ratio, core_clock_source,
  * pmu_events_opened, pmu_events_unavailable, turbo, pinned_cpu, skipped,
- * compiler, cflags, git_commit. */
+ * direction, auto, auto_calibration_seconds, dispatch, compiler, cflags,
+ * git_commit. */
 void results_add_context(const results_context *c);
 
 /* UTC, ISO 8601 basic format: "20241130T032400Z". */

@@ -247,6 +247,26 @@ const isa_variant *kernel_generic_variant(const kernel *k)
     return last;
 }
 
+size_t kernel_n_parts(const kernel *k)
+{
+    size_t n = 0;
+    while (n < KERNEL_MAX_PARTS && k->parts[n])
+        n++;
+    return n;
+}
+
+void kernel_compose(const kernel *k, const isa_variant *const part[],
+                    isa_variant *row)
+{
+    uint32_t required = 0;
+    memset(row, 0, k->row_size);
+    k->compose(k, part, row);
+    for (size_t i = 0; i < kernel_n_parts(k); i++)
+        required |= part[i]->required;
+    row->isa = KERNEL_AUTO_ISA;
+    row->required = required;
+}
+
 /* Lengths around every block and batch boundary a variant may have
  * (64-byte ChaCha blocks in batches of 4, 8, 16; 128-byte BLAKE2b blocks),
  * plus Tor's cell payload. */

@@ -136,6 +136,8 @@ typedef struct kernel_arg {
 #define KARG_TAKES_ANY(opt) .option = KOPT_##opt, .max = UINT64_MAX
 
 #define KERNEL_MAX_ARGS 8
+/* Enough for Adiantum's ChaCha, NH, Poly1305 and AES. */
+#define KERNEL_MAX_PARTS 4
 
 typedef struct kernel kernel;
 
@@ -204,6 +206,24 @@ struct kernel {
      * (LIONESS's four-cell kernel). len, check(), out_len() and benchmark
      * sizes all speak of one message; bytes per second count them all. */
     size_t batch;
+
+    /* A composite kernel (LIONESS, an AEAD, Tor's relay cell) names the
+     * primitives it is built from, each by the registry kernel that times
+     * that primitive's table on its own, NULL-ended: lioness has
+     * { &kernel_chacha20, &kernel_blake2b }. A part times what the
+     * composite calls, over the table the composite finds its rows in
+     * (lioness-x4 names chacha20-x2, the two-stream form, over
+     * chacha_impls). `--isa=auto` measures every supported row of each
+     * part on this CPU and passes the fastest, one per part in this order,
+     * to compose, which fills in *row: a row of the composite's own table
+     * type (row_size bytes, zeroed, in storage the caller keeps) that runs
+     * on those part rows. kernel_compose then names it "auto" and gives it
+     * the features its parts need. Adopting auto is these two fields (see
+     * lioness.c); a kernel without parts runs its own table's fastest row
+     * at auto. */
+    const kernel *parts[KERNEL_MAX_PARTS];
+    void (*compose)(const kernel *k, const isa_variant *const part[],
+                    isa_variant *row);
 };
 
 /* What k takes and accepts (its own args, or its reference's). */
@@ -251,6 +271,17 @@ const isa_variant *kernel_variant_find(const kernel *k, const char *isa);
 const isa_variant *kernel_best_variant(const kernel *k);
 /* The last row: the portable reference every variant is compared with. */
 const isa_variant *kernel_generic_variant(const kernel *k);
+
+/* The ISA name of a row chosen by measuring (`--isa=auto`), never a row of
+ * a table. */
+#define KERNEL_AUTO_ISA "auto"
+/* How many parts k names: 0 for a kernel that is not a composite. */
+size_t kernel_n_parts(const kernel *k);
+/* k's row over part[i], a row of k->parts[i]'s table for each part, into
+ * row (k->row_size bytes): the compose hook's, named KERNEL_AUTO_ISA and
+ * requiring every feature its parts require. */
+void kernel_compose(const kernel *k, const isa_variant *const part[],
+                    isa_variant *row);
 
 /* For known_answer hooks: run v on (a, in) and compare with want. in holds
  * kernel_batch(k) messages of len bytes, want their outputs. Returns 0, or

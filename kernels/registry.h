@@ -8,14 +8,15 @@
 #include "kernel.h"
 
 #define CYCLEBENCH_KERNELS(X)                                                \
-    X(chacha20) X(chacha12) X(chacha8)                                       \
+    X(chacha20) X(chacha12) X(chacha8) X(chacha20_x2)                        \
     X(xchacha20) X(xchacha12) X(xchacha8)                                    \
-    X(blake2b)                                                               \
+    X(blake2b) X(blake2b_x4)                                                 \
     X(lioness) X(lioness12) X(lioness8) X(lioness_x4)                        \
     X(aes128_ctr) X(aes256_ctr)                                              \
     X(aes128_cbc) X(aes256_cbc)                                              \
     X(aes128_xts) X(aes256_xts)                                              \
     X(aes128_gcm) X(aes256_gcm)                                              \
+    X(adiantum) X(adiantum20) X(adiantum8)                                   \
     X(poly1305) X(chacha20_poly1305) X(xchacha20_poly1305)                   \
     X(rc4)                                                                   \
     X(tor_relay_cell)                                                        \

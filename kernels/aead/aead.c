@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kernel.h"
+#include "../registry.h"
 
 /* Each row pairs the two primitives at one ISA level; avx512ifma, which
  * ChaCha has no use for, pairs ChaCha avx512 with Poly1305 avx512ifma. The
@@ -258,6 +258,18 @@ static void aead_bench_args(const kernel *k, kernel_args *a)
     };
 }
 
+/* An auto row: the ChaCha and Poly1305 rows measured fastest here. */
+static void aead_compose(const kernel *k, const isa_variant *const part[],
+                         isa_variant *row)
+{
+    aead_impl *impl = (aead_impl *)row;
+    (void)k;
+    impl->chacha_isa = part[0]->isa;
+    impl->poly1305_isa = part[1]->isa;
+}
+
+/* The bulk of both AEADs is IETF ChaCha20 (XChaCha's HChaCha is the
+ * generic one in every row) and Poly1305. */
 #define AEAD_KERNEL(var, kname, nonce_bytes)                                  \
     const kernel var = {                                                      \
         .name = kname,                                                        \
@@ -274,6 +286,8 @@ static void aead_bench_args(const kernel *k, kernel_args *a)
         .bench_args = aead_bench_args,                                        \
         .prepare = aead_prepare,                                              \
         .release = aead_release,                                              \
+        .parts = { &kernel_chacha20, &kernel_poly1305 },                      \
+        .compose = aead_compose,                                              \
     }
 
 AEAD_KERNEL(kernel_chacha20_poly1305, "chacha20-poly1305", AEAD_NONCE_BYTES);

@@ -16,15 +16,26 @@ BLAKE2B_INLINE uint64_t blake2b_ror_generic(uint64_t x, unsigned n)
     return (x >> n) | (x << (64 - n));
 }
 
+/* a + m + b with a + m kept as a value, as the vector rows do: left
+ * free, GCC adds b first and m after it, two adds after b on the chain of
+ * dependent steps instead of one. */
+BLAKE2B_INLINE uint64_t blake2b_add3_generic(uint64_t a, uint64_t m,
+                                             uint64_t b)
+{
+    uint64_t am = a + m;
+    __asm__("" : "+r"(am));
+    return am + b;
+}
+
 BLAKE2B_INLINE void blake2b_g_generic(uint64_t v[16], unsigned a, unsigned b,
                                       unsigned c, unsigned d, uint64_t x,
                                       uint64_t y)
 {
-    v[a] = v[a] + v[b] + x;
+    v[a] = blake2b_add3_generic(v[a], x, v[b]);
     v[d] = blake2b_ror_generic(v[d] ^ v[a], 32);
     v[c] = v[c] + v[d];
     v[b] = blake2b_ror_generic(v[b] ^ v[c], 24);
-    v[a] = v[a] + v[b] + y;
+    v[a] = blake2b_add3_generic(v[a], y, v[b]);
     v[d] = blake2b_ror_generic(v[d] ^ v[a], 16);
     v[c] = v[c] + v[d];
     v[b] = blake2b_ror_generic(v[b] ^ v[c], 63);

@@ -226,6 +226,48 @@ static int chacha_known_answer(const kernel *k, const isa_variant *v,
                                      "Strombergson TC8", err, errlen);
 }
 
+/* chacha20-x2: two DJB streams of len bytes under one key and nonce,
+ * through the two-stream form (lioness-x4's S passes), message j from block
+ * counter + j * ceil(len / 64): for whole blocks, one keystream's halves. */
+static int chacha_x2_run(const kernel *k, const isa_variant *v,
+                         const kernel_args *a, const uint8_t *in, size_t len,
+                         uint8_t *out)
+{
+    uint8_t row3[2][16];
+    const uint8_t *rows[2] = { row3[0], row3[1] };
+    const uint8_t *key[2] = { a->key.bytes, a->key.bytes };
+    const uint8_t *src[2] = { in, in + len };
+    uint8_t *dst[2] = { out, out + len };
+    for (int j = 0; j < 2; j++)
+        djb_row3(row3[j], a->nonce.bytes, a->counter.num + j * blocks_in(len));
+    chacha_stream_xor2((const chacha_impl *)v, dst, src, len, key, rows,
+                       k->param);
+    return 0;
+}
+
+/* RFC 8439 appendix A.1, test vectors 1 and 2: the keystream of the zero
+ * key and nonce from block counter 0, then from 1, one per stream. */
+static const char rfc8439_a1_keystream[] =
+    "76b8e0ada0f13d90405d6ae55386bd28bdd219b8a08ded1aa836efcc8b770dc7"
+    "da41597c5157488d7724e03fb8d84a376a43b8f41518a11cc387b669b2ee6586"
+    "9f07e7be5551387a98ba977c732d080dcb0f29a048e3656912c6533e32ee7aed"
+    "29b721769ce64e43d57133b074d839d531ed1f28510afb45ace10a1f4b794d6f";
+
+static int chacha_x2_known_answer(const kernel *k, const isa_variant *v,
+                                  char *err, size_t errlen)
+{
+    static const uint8_t zeros[2 * CHACHA_BLOCK_BYTES];
+    uint8_t want[2 * CHACHA_BLOCK_BYTES];
+    kernel_args a = {
+        .key = KERNEL_BYTES(zeros, CHACHA_KEY_BYTES),
+        .nonce = KERNEL_BYTES(zeros, CHACHA_DJB_NONCE_BYTES),
+    };
+    kernel_hex_decode(rfc8439_a1_keystream, want, sizeof want);
+    return kernel_check_known_answer(k, v, &a, zeros, CHACHA_BLOCK_BYTES,
+                                     want, sizeof want, "RFC 8439 A.1 #1-2",
+                                     err, errlen);
+}
+
 #define CHACHA_KERNEL(prim, nm, r, kat, nonce_arg, chk)                       \
     {                                                                         \
         .name = nm, .family = #prim, .table = &chacha_impls[0].v,             \
@@ -255,3 +297,19 @@ const kernel kernel_xchacha12 = CHACHA_KERNEL(xchacha, "xchacha12", 12, NULL,
                                               XCHACHA_NONCE, NULL);
 const kernel kernel_xchacha8 = CHACHA_KERNEL(xchacha, "xchacha8", 8, NULL,
                                              XCHACHA_NONCE, NULL);
+
+const kernel kernel_chacha20_x2 = {
+    .name = "chacha20-x2",
+    .family = "chacha",
+    .table = &chacha_impls[0].v,
+    .row_size = sizeof chacha_impls[0],
+    .param = 20,
+    .args = { { KARG_NEEDS(KEY, CHACHA_KEY_BYTES) },
+              { KARG_NEEDS(NONCE, CHACHA_DJB_NONCE_BYTES),
+                .note = "DJB layout, 64-bit counter" },
+              { KARG_TAKES_ANY(COUNTER) } },
+    .run = chacha_x2_run,
+    .bench_args = chacha_bench_args,
+    .known_answer = chacha_x2_known_answer,
+    .batch = 2,
+};

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <x86intrin.h>
 
-#include "../kernel.h"
+#include "../registry.h"
 
 /* A LIONESS variant pairs the ChaCha and BLAKE2b implementations of one
  * ISA level, named here and looked up at key setup. Where a primitive has
@@ -384,12 +384,22 @@ static int lioness_x4_run(const kernel *k, const isa_variant *v,
     return lioness_x4_run_staged(k, v, a, in, len, out, NULL);
 }
 
+/* An auto row: the ChaCha and BLAKE2b rows measured fastest here. */
+static void lioness_compose(const kernel *k, const isa_variant *const part[],
+                            isa_variant *row)
+{
+    lioness_impl *impl = (lioness_impl *)row;
+    (void)k;
+    impl->chacha_isa = part[0]->isa;
+    impl->blake2b_isa = part[1]->isa;
+}
+
 #define LIONESS_ARGS                                                          \
     { { KARG_NEEDS(KEY, LIONESS_KEY_BYTES), .note = "K1|K2|K3|K4" },          \
       { KARG_TAKES(ROUNDS, 8, 12, 20) }, { KARG_TAKES_ANY(DECRYPT) } }
 #define LIONESS_MIN_WHY "pad the message"
 
-#define LIONESS_KERNEL(var, kname, r, run_fn, staged_fn, cells)             \
+#define LIONESS_KERNEL(var, kname, r, run_fn, staged_fn, cells, stream, hash) \
     const kernel var = {                                                      \
         .name = kname,                                                        \
         .family = "lioness",                                                  \
@@ -408,13 +418,17 @@ static int lioness_x4_run(const kernel *k, const isa_variant *v,
         .min_len = LIONESS_MIN_BLOCK,                                         \
         .min_len_why = LIONESS_MIN_WHY,                                       \
         .batch = cells,                                                       \
+        .parts = { &kernel_##stream, &kernel_##hash },                        \
+        .compose = lioness_compose,                                           \
     }
 
+/* Each one's parts are what it calls: ChaCha at its round count, and
+ * lioness-x4 the two-stream ChaCha and four-lane BLAKE2b forms. */
 LIONESS_KERNEL(kernel_lioness, "lioness", 20, lioness_run, lioness_run_staged,
-               1);
+               1, chacha20, blake2b);
 LIONESS_KERNEL(kernel_lioness12, "lioness12", 12, lioness_run,
-               lioness_run_staged, 1);
+               lioness_run_staged, 1, chacha12, blake2b);
 LIONESS_KERNEL(kernel_lioness8, "lioness8", 8, lioness_run,
-               lioness_run_staged, 1);
+               lioness_run_staged, 1, chacha8, blake2b);
 LIONESS_KERNEL(kernel_lioness_x4, "lioness-x4", 20, lioness_x4_run,
-               lioness_x4_run_staged, LIONESS_X4);
+               lioness_x4_run_staged, LIONESS_X4, chacha20_x2, blake2b_x4);

@@ -38,20 +38,26 @@ void poly1305_finish(poly1305_state *st, uint8_t tag[POLY1305_TAG_BYTES])
     memcpy(tag + 8, &hi, 8);
 }
 
+void poly1305_update_last(const poly1305_impl *impl, poly1305_state *st,
+                          const uint8_t *in, size_t len)
+{
+    size_t full = len - len % POLY1305_BLOCK_BYTES;
+    impl->blocks(st, in, full, 1);
+    if (full < len) {
+        uint8_t last[POLY1305_BLOCK_BYTES] = { 0 };
+        memcpy(last, in + full, len - full);
+        last[len - full] = 1;
+        impl->blocks(st, last, sizeof last, 0);
+    }
+}
+
 void poly1305_auth(const poly1305_impl *impl, uint8_t tag[POLY1305_TAG_BYTES],
                    const uint8_t *in, size_t len,
                    const uint8_t key[POLY1305_KEY_BYTES])
 {
     poly1305_state st;
-    size_t full = len - len % POLY1305_BLOCK_BYTES;
     poly1305_init(&st, key);
-    impl->blocks(&st, in, full, 1);
-    if (full < len) {
-        uint8_t last[POLY1305_BLOCK_BYTES] = { 0 };
-        memcpy(last, in + full, len - full);
-        last[len - full] = 1;
-        impl->blocks(&st, last, sizeof last, 0);
-    }
+    poly1305_update_last(impl, &st, in, len);
     poly1305_finish(&st, tag);
 }
 

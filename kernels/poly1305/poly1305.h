@@ -62,8 +62,13 @@ poly1305_blocks_fn poly1305_blocks_generic, poly1305_blocks_avx2,
 void poly1305_init(poly1305_state *st, const uint8_t key[POLY1305_KEY_BYTES]);
 void poly1305_finish(poly1305_state *st, uint8_t tag[POLY1305_TAG_BYTES]);
 
-/* The whole of a message: full blocks, then the last partial block padded
- * with 0x01 and zeros. */
+/* The rest of a message, after whatever blocks st has absorbed: its full
+ * blocks, then a last partial block padded with 0x01 and zeros. Only
+ * poly1305_finish may follow. */
+void poly1305_update_last(const poly1305_impl *impl, poly1305_state *st,
+                          const uint8_t *in, size_t len);
+
+/* The whole of a message, as poly1305_update_last absorbs it. */
 void poly1305_auth(const poly1305_impl *impl, uint8_t tag[POLY1305_TAG_BYTES],
                    const uint8_t *in, size_t len,
                    const uint8_t key[POLY1305_KEY_BYTES]);

@@ -18,26 +18,25 @@ static const int offsets[][2] = { { 0, 0 }, { 1, 3 }, { 7, 5 }, { 3, -1 } };
 /* Room for a message of MAX_LEN and what a kernel adds to it (a tag). */
 #define MAX_OUT (MAX_LEN + 80)
 
-/* v and generic on the batch of messages of len bytes at in (filled by
- * fill, or already there when fill is NULL): v's output goes to out,
- * generic's to want. Returns the output's length, or 0 after a failure. */
-static size_t compare_at(const kernel *k, const isa_variant *v,
-                         const kernel_args *a, uint8_t *in, size_t len,
-                         uint8_t *want, int out_offset, uint8_t *out_buf,
-                         const char *what)
+/* v and generic on the batch of messages of len bytes at in: v's output
+ * goes to out, generic's to want, and its length to *out_len. Returns 0,
+ * or -1 after a failure. (An empty output is no failure.) */
+static int compare_at(const kernel *k, const isa_variant *v,
+                      const kernel_args *a, uint8_t *in, size_t len,
+                      uint8_t *want, int out_offset, uint8_t *out_buf,
+                      const char *what, size_t *out_len)
 {
-    size_t batch = kernel_batch(k), out_len = kernel_out_len(k, a, len) * batch;
+    size_t batch = kernel_batch(k);
     int in_place = out_offset < 0;
+    *out_len = kernel_out_len(k, a, len) * batch;
     /* In place only where output and input are the same size. */
-    if (in_place && out_len != len * batch)
-        return out_len;
+    if (in_place && *out_len != len * batch)
+        return 0;
     uint8_t *out = in_place ? in : out_buf + out_offset;
     k->run(k, kernel_generic_variant(k), a, in, len, want);
     k->run(k, v, a, in, len, out);
-    if (!CHECK(memcmp(out, want, out_len) == 0, "%s len %zu out%+d", what,
-               len, out_offset))
-        return 0;
-    return out_len;
+    return CHECK(memcmp(out, want, *out_len) == 0, "%s len %zu out%+d", what,
+                 len, out_offset) ? 0 : -1;
 }
 
 /* Every length both ways: kernels with a decryption (CBC, XTS, GCM,
@@ -59,15 +58,15 @@ static void compare_variant(const kernel *k, const isa_variant *v)
             uint8_t *in = in_buf + offsets[o][0];
             for (size_t i = 0; i < len * batch; i++)
                 in[i] = (uint8_t)(i * 31 + len);
-            size_t sealed = compare_at(k, v, &a, in, len, want, offsets[o][1],
-                                       out_buf, "encrypt");
-            if (!sealed)
+            size_t sealed, opened;
+            if (compare_at(k, v, &a, in, len, want, offsets[o][1], out_buf,
+                           "encrypt", &sealed))
                 goto done;
             if (!(kernel_spec_find(k, KOPT_DECRYPT)))
                 continue;
             memcpy(in, want, sealed);
-            if (!compare_at(k, v, &d, in, sealed / batch, want, offsets[o][1],
-                            out_buf, "decrypt"))
+            if (compare_at(k, v, &d, in, sealed / batch, want, offsets[o][1],
+                           out_buf, "decrypt", &opened))
                 goto done;
         }
     }

@@ -14,21 +14,6 @@ expect_hex() {
     [ "$got" = "$want" ] && ok "$name" || fail "$name: got $got"
 }
 
-# expect_status <name> <status> <input hex> <args...>: that exit status,
-# one line on stderr, nothing on stdout.
-expect_status() {
-    local name=$1 want=$2 input=$3; shift 3
-    # (the kernel may exit before reading stdin: unhex's SIGPIPE is no news)
-    printf '%s' "$input" | unhex 2>/dev/null | "$bin" kat "$@" >"$tmp/out" 2>"$tmp/err"
-    local status=$? lines
-    lines=$(wc -l <"$tmp/err")
-    if [ $status -eq "$want" ] && [ ! -s "$tmp/out" ] && [ "$lines" -eq 1 ]; then
-        ok "$name: $(cat "$tmp/err")"
-    else
-        fail "$name: status $status, stdout $(wc -c <"$tmp/out") bytes, stderr $lines lines: $(head -c 300 "$tmp/err")"
-    fi
-}
-
 "$bin" list >"$tmp/list"
 for k in poly1305 chacha20-poly1305 xchacha20-poly1305 rc4; do
     grep -q "^$k generic supported$" "$tmp/list" && ok "list has $k generic" ||

@@ -5,28 +5,6 @@
 set -u
 . "$(dirname "$0")/cli_lib.sh"
 
-# expect_kat <name> <input hex> <want hex> <args...>
-expect_kat() {
-    local name=$1 input=$2 want=$3; shift 3
-    local got
-    got=$(printf '%s' "$input" | unhex | "$bin" kat "$@" | hex)
-    [ "$got" = "$want" ] && ok "$name" || fail "$name: got $got"
-}
-
-# expect_status <name> <status> <input hex> <args...>: that exit status,
-# nothing on stdout, one line on stderr.
-expect_status() {
-    local name=$1 want=$2 input=$3; shift 3
-    printf '%s' "$input" | unhex | "$bin" kat "$@" >"$tmp/out" 2>"$tmp/err"
-    local status=$? lines
-    lines=$(wc -l <"$tmp/err")
-    if [ $status -eq "$want" ] && [ ! -s "$tmp/out" ] && [ "$lines" -eq 1 ]; then
-        ok "$name: $(cat "$tmp/err")"
-    else
-        fail "$name: status $status, stdout $(wc -c <"$tmp/out") bytes, stderr $lines lines: $(head -c 300 "$tmp/err")"
-    fi
-}
-
 "$bin" list >"$tmp/list" || fail "list"
 sp=6bc1bee22e409f96e93d7e117393172aae2d8a571e03ac9c9eb76fac45af8e51
 k128=2b7e151628aed2a6abf7158809cf4f3c

@@ -32,3 +32,25 @@ expect_usage() {
         fail "$name: status $status, stdout $(wc -c <"$tmp/usage.out") bytes, stderr $lines lines: $(head -c 300 "$tmp/usage.err")"
     fi
 }
+
+# expect_kat <name> <input hex> <want hex> <args...>: kat's output.
+expect_kat() {
+    local name=$1 input=$2 want=$3; shift 3
+    local got
+    got=$(printf '%s' "$input" | unhex | "$bin" kat "$@" | hex)
+    [ "$got" = "$want" ] && ok "$name" || fail "$name: got $got"
+}
+
+# expect_status <name> <status> <input hex> <args...>: kat exits with that
+# status, one line on stderr, nothing on stdout.
+expect_status() {
+    local name=$1 want=$2 input=$3; shift 3
+    printf '%s' "$input" | unhex | "$bin" kat "$@" >"$tmp/out" 2>"$tmp/err"
+    local status=$? lines
+    lines=$(wc -l <"$tmp/err")
+    if [ $status -eq "$want" ] && [ ! -s "$tmp/out" ] && [ "$lines" -eq 1 ]; then
+        ok "$name: $(cat "$tmp/err")"
+    else
+        fail "$name: status $status, stdout $(wc -c <"$tmp/out") bytes, stderr $lines lines: $(head -c 300 "$tmp/err")"
+    fi
+}

@@ -108,6 +108,9 @@ check "make profile runs cyclebench.profile with KERNEL, ISA, SIZE, SECONDS, OUT
 dry_run diff A=chacha20@avx2 B=chacha8@avx2
 check "make diff runs cyclebench.profile.diff with A and B" \
     grep -q "cyclebench.profile.diff 'chacha20@avx2' 'chacha8@avx2' --bin=build/cyclebench --out=out" "$tmp/make"
+dry_run profile KERNEL=lioness ISA=auto
+check "make profile passes ISA=auto to the driver" \
+    grep -q "cyclebench.profile 'lioness' --isa=auto " "$tmp/make"
 dry_run profile KERNEL=chacha20 MCPU=znver4
 check "make profile passes MCPU" grep -q "cyclebench.profile 'chacha20' .*--mcpu=znver4" "$tmp/make"
 expect_error "profile: no kernel names the make variable" 2 "make profile KERNEL=" profile ""
@@ -233,6 +236,18 @@ assert abs(sum(r["cycles_per_byte"] for r in b["rows"]) - b["core_cycles_per_byt
 assert len(b["stages"]) == 5 and len(b["stage_vs_perf"]) == 3
 parts = {p["part"] for p in b["parts"]}
 assert {"BLAKE2b compression", "ChaCha stream"} <= parts, parts
+EOF
+profile lioness --isa=auto --seconds=0.3 >"$tmp/listing-auto" 2>"$tmp/stderr"
+status=$?
+check "profile lioness --isa=auto exits 0 (got $status: $(head -c 300 "$tmp/stderr"))" [ $status -eq 0 ]
+check "  ... says what auto ran, in lioness@auto/" "$python" - \
+    "$tmp/out/profiles/lioness@auto/breakdown.json" "$tmp/listing-auto" <<'EOF'
+import json, re, sys
+b = json.load(open(sys.argv[1]))
+assert b["name"] == "lioness@auto" and b["isa"] == "auto", (b["name"], b["isa"])
+ran = [n for n in b["notes"] if n.startswith("--isa=auto ran ")]
+assert ran and re.search(r"chacha20=\S+ blake2b=\S+ \(measured at 509 B\)", ran[0]), b["notes"]
+assert "note:          --isa=auto ran chacha20=" in open(sys.argv[2]).read()
 EOF
 png="$tmp/out/plots/lioness@$isa-breakdown.png"
 check "  ... draws a non-empty PNG" test -s "$png"

@@ -1,8 +1,9 @@
 """`make bench`'s last word: what the user came for. Each kernel of ours at
 its fastest ISA against the external kernels that compute the same thing,
-with ratios, at the run's sizes nearest 64, 576 and 16384 bytes; the
-benchmarks that stopped at the cap before their median was pinned; and what
-did not run, and why.
+with ratios, at the run's sizes nearest 64, 576 and 16384 bytes; the tables
+whose best-first order this CPU contradicts, and what --isa=auto chose;
+the benchmarks that stopped at the cap before their median was pinned; and
+what did not run, and why.
 
 Printed, and written as <results dir>/<run_id>.summary.md and
 latest.summary.md beside the results (atomically).
@@ -20,6 +21,7 @@ from .peers import (COUNTER, comparisons, fastest, nearest_sizes,
                     unpaired_externals)
 from .results import load, skipped_reasons
 from .units import sig3, tsc_rate
+from .table_order import auto_lines, contradiction_lines
 
 
 def header(results):
@@ -130,6 +132,8 @@ def text_report(results, rows, sizes):
         lines += ["", "Peers with no kernel of ours in this run:"]
         lines += [f"  {k:<{width}} {size_line(results, k, sizes)}"
                   for k in externals]
+    for block in (contradiction_lines(results), auto_lines(results)):
+        lines += [""] + block if block else []
     lines += [""] + precision_lines(results)
     groups = not_run(results)
     if groups:
@@ -162,6 +166,11 @@ def markdown_report(results, rows, sizes):
     if others:
         lines += ["", "Without a counterpart in this run: " + "; ".join(
             f"`{k}` {size_line(results, k, sizes)}" for k in others) + "."]
+    for block in (contradiction_lines(results), auto_lines(results)):
+        if block:
+            lines += ["", block[0] if len(block) > 1 else block[0] + "."]
+            lines += ([""] + [f"- {line.strip()}" for line in block[1:]]
+                      if len(block) > 1 else [])
     lines += [""] + [f"{line}." for line in precision_lines(results)]
     groups = not_run(results)
     if groups:

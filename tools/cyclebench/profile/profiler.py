@@ -330,12 +330,25 @@ def on_cpu_note(driver, which):
             "cycles/byte include time it waited"]
 
 
+def auto_notes(measured, under_perf):
+    """At --isa=auto each driver run measures and chooses for itself: what
+    they ran, and whether they agree."""
+    if "auto" not in measured:
+        return []
+    if measured["auto"] == under_perf.get("auto"):
+        return [f"--isa=auto ran {measured['auto']}"]
+    return [f"--isa=auto ran {measured['auto']} without perf but "
+            f"{under_perf.get('auto')} under it: the runs chose apart, so the "
+            "split is of another row than the cycles/byte"]
+
+
 def build_result(name, event, event_note, actual, measured, under_perf,
                  parsed, total, rows):
     parts = parts_summary(rows)
     stages = measured.get("stages", [])
     notes = [f"asked perf for {event} and it recorded {actual}"] \
         if actual != event else []
+    notes += auto_notes(measured, under_perf)
     notes += on_cpu_note(measured, "without perf")
     notes += on_cpu_note(under_perf, "under perf")
     return {

@@ -1,0 +1,410 @@
+/* --isa=auto's choices under a model clock: the measured row a model makes
+ * fastest wins, for every supported row of every part; a composite takes
+ * each part's winner; only rows that may be timed are measured, each part
+ * once per length; the descriptions say what was chosen. Then every
+ * combination of part rows, composed, gives what generic gives (known
+ * answers and awkward lengths), and the sampler's own choice runs. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../harness/autoisa.h"
+#include "../../kernels/aead/aead.h"
+#include "../../kernels/aes/aes.h"
+#include "../../kernels/lioness/lioness.h"
+#include "../../kernels/registry.h"
+#include "check.h"
+
+#define MAX_FAVOURITES 8
+#define MAX_SEEN 256
+
+/* The model: a favourite row per kernel costs 1 tick a call, any other row
+ * 10 plus its place in the table (so the table's order decides among
+ * them); a kernel listed as untimeable cannot be timed at all. */
+typedef struct model {
+    const kernel *k[MAX_FAVOURITES];
+    const isa_variant *favourite[MAX_FAVOURITES];
+    size_t n;
+    const kernel *untimeable;
+    /* What was measured. */
+    const kernel *seen_k[MAX_SEEN];
+    const isa_variant *seen_v[MAX_SEEN];
+    size_t seen_len[MAX_SEEN];
+    double seen_seconds[MAX_SEEN];
+    size_t calls;
+} model;
+
+static size_t row_index(const kernel *k, const isa_variant *v)
+{
+    size_t i = 0;
+    while (kernel_variant_at(k, i) != v)
+        i++;
+    return i;
+}
+
+static double model_ticks(void *ctx, const kernel *k, const isa_variant *v,
+                          size_t len, double seconds)
+{
+    model *m = ctx;
+    if (m->calls < MAX_SEEN) {
+        m->seen_k[m->calls] = k;
+        m->seen_v[m->calls] = v;
+        m->seen_len[m->calls] = len;
+        m->seen_seconds[m->calls] = seconds;
+    }
+    m->calls++;
+    if (k == m->untimeable)
+        return -1;
+    for (size_t i = 0; i < m->n; i++)
+        if (m->k[i] == k && m->favourite[i] == v)
+            return 1;
+    return 10 + (double)row_index(k, v);
+}
+
+static void favour(model *m, const kernel *k, const isa_variant *v)
+{
+    m->k[m->n] = k;
+    m->favourite[m->n++] = v;
+}
+
+/* The rows of k this CPU runs, in table order. */
+static size_t usable_rows(const kernel *k, const isa_variant **rows)
+{
+    size_t n = 0;
+    const isa_variant *v;
+    for (size_t i = 0; (v = kernel_variant_at(k, i)); i++)
+        if (kernel_variant_usable(k, v))
+            rows[n++] = v;
+    return n;
+}
+
+#define MAX_ROWS 16
+
+static void test_fastest_row_wins(const kernel *k)
+{
+    const isa_variant *rows[MAX_ROWS];
+    size_t n = usable_rows(k, rows);
+    CASE("auto picks %s's fastest row under a model clock, whichever it is",
+         k->name);
+    if (n < 2) {
+        SKIP("this CPU runs one row of %s", k->name);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        model m = { 0 };
+        autoisa a;
+        favour(&m, k, rows[i]);
+        autoisa_init_with(&a, model_ticks, &m);
+        const isa_variant *got = autoisa_row_for(&a, k, 509);
+        CHECK(got == rows[i], "favouring %s gave %s", rows[i]->isa,
+              got ? got->isa : "NULL");
+        CHECK(m.calls == n * AUTOISA_ROUNDS, "%zu rows measured %zu times",
+              n, m.calls);
+        autoisa_free(&a);
+    }
+}
+
+/* Every row measured may be timed here, and was measured at len. */
+static void check_measured(const model *m, size_t len)
+{
+    char err[256];
+    for (size_t i = 0; i < m->calls && i < MAX_SEEN; i++) {
+        CHECK(kernel_variant_usable(m->seen_k[i], m->seen_v[i]),
+              "%s@%s measured on a CPU that lacks it", m->seen_k[i]->name,
+              m->seen_v[i]->isa);
+        CHECK(kernel_self_test(m->seen_k[i], m->seen_v[i], err,
+                               sizeof err) == 0,
+              "%s@%s measured though it fails its self-test",
+              m->seen_k[i]->name, m->seen_v[i]->isa);
+        CHECK(m->seen_len[i] == len, "%s measured at %zu, not %zu",
+              m->seen_k[i]->name, m->seen_len[i], len);
+    }
+}
+
+/* The row of part i that a composite's row runs, where this test knows
+ * the composite's row type. */
+static const char *part_isa_of(const kernel *k, const isa_variant *row,
+                               size_t i)
+{
+    if (!strcmp(k->family, "lioness")) {
+        const lioness_impl *impl = (const lioness_impl *)row;
+        return i == 0 ? impl->chacha_isa : impl->blake2b_isa;
+    }
+    if (!strcmp(k->family, "chacha20-poly1305")) {
+        const aead_impl *impl = (const aead_impl *)row;
+        return i == 0 ? impl->chacha_isa : impl->poly1305_isa;
+    }
+    if (k == &kernel_tor_relay_cell) {
+        const aes_impl *impl = (const aes_impl *)row;
+        for (size_t j = 0; aes_impls[j].v.isa; j++)
+            if (aes_impls[j].ctr == impl->ctr &&
+                aes_impls[j].expand == impl->expand)
+                return aes_impls[j].v.isa;
+    }
+    return NULL;
+}
+
+/* Each part's favourite is what the composite's row runs. The model
+ * favours the last supported row (generic) of every other part and the
+ * first of the rest, or the other way round, so that the parts disagree
+ * with their tables and with each other (LIONESS's avx512 ChaCha with the
+ * generic BLAKE2b). */
+static void test_composite_takes_winners(const kernel *k, int flip)
+{
+    size_t n_parts = kernel_n_parts(k);
+    const isa_variant *want[KERNEL_MAX_PARTS], *rows[MAX_ROWS];
+    model m = { 0 };
+    autoisa a;
+    char text[512], part[128];
+    CASE("%s at auto runs each part's fastest row (the model favouring %s)",
+         k->name, flip ? "generic, then the first row, ..."
+                       : "the first row, then generic, ...");
+    for (size_t i = 0; i < n_parts; i++) {
+        size_t n = usable_rows(k->parts[i], rows);
+        want[i] = rows[(i + flip) % 2 ? n - 1 : 0];
+        favour(&m, k->parts[i], want[i]);
+    }
+    autoisa_init_with(&a, model_ticks, &m);
+    const isa_variant *row = autoisa_row_for(&a, k, 509);
+    if (!CHECK(row != NULL, "no row"))
+        goto done;
+    CHECK(!strcmp(row->isa, KERNEL_AUTO_ISA), "named %s", row->isa);
+    for (size_t i = 0; i < n_parts; i++) {
+        const char *got = part_isa_of(k, row, i);
+        CHECK(got != NULL, "test_autoisa does not know %s's row type: add "
+              "it to part_isa_of", k->name);
+        CHECK(!got || !strcmp(got, want[i]->isa), "part %s runs %s, not %s",
+              k->parts[i]->name, got, want[i]->isa);
+        CHECK(cpu_supports(row->required) &&
+                  (row->required & want[i]->required) == want[i]->required,
+              "the row does not require what %s@%s does",
+              k->parts[i]->name, want[i]->isa);
+    }
+    check_measured(&m, 509);
+    autoisa_describe(&a, k, 509, text, sizeof text);
+    for (size_t i = 0; i < n_parts; i++) {
+        snprintf(part, sizeof part, "%s%s=%s", i ? " " : "",
+                 k->parts[i]->name, want[i]->isa);
+        CHECK(strstr(text, part) != NULL, "'%s' lacks '%s'", text, part);
+    }
+    CHECK(strstr(text, "(measured at 509 B)") != NULL, "'%s'", text);
+    CHECK(autoisa_row_for(&a, k, 509) == row, "asked again, a new row");
+done:
+    autoisa_free(&a);
+}
+
+/* Kernels sharing a part at one length measure it once. */
+static void test_parts_measured_once(void)
+{
+    model m = { 0 };
+    autoisa a;
+    const isa_variant *rows[MAX_ROWS];
+    size_t blake2b_rows = usable_rows(&kernel_blake2b, rows);
+    size_t chacha12_rows = usable_rows(&kernel_chacha12, rows);
+    CASE("lioness then lioness12 at one length measure blake2b once");
+    autoisa_init_with(&a, model_ticks, &m);
+    autoisa_row_for(&a, &kernel_lioness, 509);
+    size_t after_first = m.calls;
+    autoisa_row_for(&a, &kernel_lioness12, 509);
+    size_t expect = chacha12_rows > 1 ? chacha12_rows * AUTOISA_ROUNDS : 0;
+    CHECK(m.calls - after_first == expect, "lioness12 measured %zu rows, "
+          "not %zu (chacha12's)", m.calls - after_first, expect);
+    autoisa_row_for(&a, &kernel_lioness, 1024);
+    CHECK(m.calls > after_first + expect || blake2b_rows < 2,
+          "another length measured nothing");
+    autoisa_free(&a);
+}
+
+/* A chacha20 whose rows other than generic flip an output bit: they fail
+ * the self-test, so only generic may be timed. */
+static int flipping_run(const kernel *k, const isa_variant *v,
+                        const kernel_args *a, const uint8_t *in, size_t len,
+                        uint8_t *out)
+{
+    int rc = kernel_chacha20.run(k, v, a, in, len, out);
+    if (v != kernel_generic_variant(k) && len > 100)
+        out[len / 2] ^= 1;
+    return rc;
+}
+
+static void test_untimeable_rows(void)
+{
+    kernel broken = kernel_chacha20;
+    model m = { 0 };
+    autoisa a;
+    char text[512];
+    broken.run = flipping_run;
+    CASE("rows failing their self-test are never measured; one left is "
+         "taken unmeasured");
+    autoisa_init_with(&a, model_ticks, &m);
+    const isa_variant *row = autoisa_row_for(&a, &broken, 509);
+    CHECK(row == kernel_generic_variant(&broken), "took %s",
+          row ? row->isa : "NULL");
+    CHECK(m.calls == 0, "measured %zu times", m.calls);
+    autoisa_describe(&a, &broken, 509, text, sizeof text);
+    CHECK(strstr(text, "chacha20=generic (not measured") == text, "'%s'",
+          text);
+    row = autoisa_row_for(&a, &broken, 1024);
+    CHECK(row == kernel_generic_variant(&broken) && m.calls == 0,
+          "at another length (self-tests remembered) took %s, measured %zu "
+          "times", row ? row->isa : "NULL", m.calls);
+    autoisa_free(&a);
+
+    CASE("a part that cannot be timed falls back to its table's first row");
+    m = (model){ .untimeable = &kernel_blake2b };
+    autoisa_init_with(&a, model_ticks, &m);
+    row = autoisa_row_for(&a, &kernel_blake2b, 509);
+    CHECK(row == kernel_best_variant(&kernel_blake2b), "took %s",
+          row ? row->isa : "NULL");
+    autoisa_describe(&a, &kernel_blake2b, 509, text, sizeof text);
+    CHECK(strstr(text, "not measured") != NULL, "'%s'", text);
+    autoisa_free(&a);
+
+    CASE("an external kernel's one row is taken unmeasured");
+    m = (model){ 0 };
+    autoisa_init_with(&a, model_ticks, &m);
+    row = autoisa_row_for(&a, &kernel_openssl_chacha20, 509);
+    CHECK(row == kernel_variant_at(&kernel_openssl_chacha20, 0), "took %s",
+          row ? row->isa : "NULL");
+    CHECK(m.calls == 0, "measured %zu times", m.calls);
+    autoisa_free(&a);
+}
+
+static void test_lengths(void)
+{
+    model m = { 0 };
+    autoisa a;
+    char text[1024];
+    CASE("a part is measured at its shortest message when asked for less, "
+         "and says so");
+    autoisa_init_with(&a, model_ticks, &m);
+    autoisa_row_for(&a, &kernel_blake2b_x4, 0);
+    check_measured(&m, 1);
+    autoisa_describe(&a, &kernel_blake2b_x4, 0, text, sizeof text);
+    CHECK(cpu_supports(CPU_SSE41) ? strstr(text, "(at 1 B)") != NULL : 1,
+          "'%s'", text);
+    autoisa_free(&a);
+
+    CASE("the run's description lists the choices shortest first");
+    m = (model){ 0 };
+    autoisa_init_with(&a, model_ticks, &m);
+    autoisa_row_for(&a, &kernel_blake2b, 16384);
+    autoisa_row_for(&a, &kernel_chacha20, 64);
+    autoisa_row_for(&a, &kernel_blake2b, 64);
+    autoisa_describe_all(&a, text, sizeof text);
+    const char *at64 = strstr(text, "(measured at 64 B)");
+    const char *at16k = strstr(text, "(measured at 16384 B)");
+    if (cpu_supports(CPU_SSE41))
+        CHECK(at64 && at16k && at64 < at16k &&
+                  !strncmp(text, "chacha20=", 9) &&
+                  strstr(text, "; blake2b=") == at64 + 18,
+              "'%s'", text);
+    else
+        CHECK(strstr(text, "not measured") != NULL, "'%s'", text);
+    autoisa_free(&a);
+}
+
+static void test_calibrate_shares_budget(void)
+{
+    const isa_variant *rows[MAX_ROWS];
+    size_t chacha = usable_rows(&kernel_chacha20, rows),
+           blake2b = usable_rows(&kernel_blake2b, rows),
+           n = chacha + blake2b;
+    size_t measured = ((chacha > 1 ? chacha : 0) + (blake2b > 1 ? blake2b : 0)) *
+                      AUTOISA_ROUNDS;
+    const double budgets[] = { 0.002 * AUTOISA_ROUNDS * (double)n, 0, 1e3 };
+    const double expect[] = { 0.002, AUTOISA_MIN_SECONDS, AUTOISA_MAX_SECONDS };
+    for (size_t b = 0; b < 3; b++) {
+        model m = { 0 };
+        autoisa a;
+        CASE("calibrate measures what lioness needs at 509 bytes within a "
+             "budget of %g s, each row for %g s", budgets[b], expect[b]);
+        autoisa_init_with(&a, model_ticks, &m);
+        CHECK(autoisa_want(&a, &kernel_lioness, 509) == 0, "want failed");
+        CHECK(m.calls == 0, "want measured");
+        autoisa_calibrate(&a, budgets[b]);
+        CHECK(m.calls == measured, "%zu measurements, not %zu", m.calls,
+              measured);
+        for (size_t i = 0; i < m.calls && i < MAX_SEEN; i++)
+            CHECK(m.seen_seconds[i] > expect[b] * 0.999 &&
+                      m.seen_seconds[i] < expect[b] * 1.001,
+                  "a row sampled for %g s", m.seen_seconds[i]);
+        size_t before = m.calls;
+        autoisa_row_for(&a, &kernel_lioness, 509);
+        CHECK(m.calls == before, "measured again after calibrating");
+        autoisa_free(&a);
+    }
+}
+
+/* Every part-row combination this CPU runs, composed: known answers and
+ * generic's output at awkward lengths (kernel_self_test), so that auto's
+ * output is every fixed level's whatever it picks. */
+static void test_every_combination(const kernel *k)
+{
+    size_t n_parts = kernel_n_parts(k), count[KERNEL_MAX_PARTS],
+           pick[KERNEL_MAX_PARTS] = { 0 };
+    const isa_variant *rows[KERNEL_MAX_PARTS][MAX_ROWS],
+        *chosen[KERNEL_MAX_PARTS];
+    isa_variant *row = malloc(k->row_size);
+    char err[256];
+    CASE("%s composed from every combination of its parts' supported rows "
+         "gives generic's output", k->name);
+    if (!CHECK(row != NULL, "out of memory"))
+        return;
+    for (size_t i = 0; i < n_parts; i++)
+        count[i] = usable_rows(k->parts[i], rows[i]);
+    for (;;) {
+        size_t i;
+        for (i = 0; i < n_parts; i++)
+            chosen[i] = rows[i][pick[i]];
+        kernel_compose(k, chosen, row);
+        CHECK(kernel_self_test(k, row, err, sizeof err) == 0, "%s", err);
+        for (i = 0; i < n_parts && ++pick[i] == count[i]; i++)
+            pick[i] = 0;
+        if (i == n_parts)
+            break;
+    }
+    free(row);
+}
+
+static void test_sampled_choice(void)
+{
+    autoisa a;
+    char err[256], text[512];
+    CASE("the sampler's choice for lioness at 509 bytes runs and passes "
+         "its self-test");
+    autoisa_init(&a);
+    const isa_variant *row = autoisa_row_for(&a, &kernel_lioness, 509);
+    CHECK(row && kernel_variant_usable(&kernel_lioness, row), "row %s",
+          row ? row->isa : "NULL");
+    CHECK(row && kernel_self_test(&kernel_lioness, row, err, sizeof err) == 0,
+          "%s", err);
+    autoisa_describe(&a, &kernel_lioness, 509, text, sizeof text);
+    CHECK(strstr(text, "chacha20=") == text && strstr(text, " blake2b=") &&
+              strstr(text, "(measured at 509 B)"),
+          "'%s'", text);
+    autoisa_free(&a);
+}
+
+int main(void)
+{
+    for (size_t i = 0; kernel_registry[i]; i++) {
+        const kernel *k = kernel_registry[i];
+        if (!k->reference && !kernel_n_parts(k))
+            test_fastest_row_wins(k);
+    }
+    for (size_t i = 0; kernel_registry[i]; i++) {
+        const kernel *k = kernel_registry[i];
+        if (!kernel_n_parts(k))
+            continue;
+        test_composite_takes_winners(k, 1);
+        test_composite_takes_winners(k, 0);
+        test_every_combination(k);
+    }
+    test_parts_measured_once();
+    test_untimeable_rows();
+    test_lengths();
+    test_calibrate_shares_budget();
+    test_sampled_choice();
+    return check_finish();
+}

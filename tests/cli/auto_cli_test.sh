@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# --isa=auto end to end: kat at auto gives every fixed level's bytes and
+# says on stderr what it chose; run and bench record the choice; leak and
+# the ctgrind driver refuse auto, and so does a message refused before
+# anything is measured. No speed is asserted: the machine is shared.
+set -u
+. "$(dirname "$0")/cli_lib.sh"
+python=/usr/bin/python3
+
+lioness_key=$(sed -n 's/^key=//p' tests/vectors/lioness_compat.txt | head -1)
+key32=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
+nonce12=000000000000004a00000000
+nonce24=404142434445464748494a4b4c4d4e4f5051525354555657
+
+# kernel, its batch (messages per call), then its options.
+cases=(
+    "lioness 1 --key=$lioness_key"
+    "lioness-x4 4 --key=$lioness_key"
+    "chacha20-poly1305 1 --key=$key32 --nonce=$nonce12 --aad=feedface"
+    "xchacha20-poly1305 1 --key=$key32 --nonce=$nonce24"
+    "tor-relay-cell 1 --key=000102030405060708090a0b0c0d0e0f"
+    "chacha20 1 --key=$key32 --nonce=0001020304050607"
+    "chacha20-x2 2 --key=$key32 --nonce=0001020304050607"
+    "blake2b 1"
+    "blake2b-x4 4"
+)
+
+# The ISAs of kernel this CPU runs.
+supported() { "$bin" list | awk -v k="$1" '$1 == k && $3 == "supported" { print $2 }'; }
+
+for c in "${cases[@]}"; do
+    set -- $c
+    kernel=$1 batch=$2; shift 2
+    for len in 509 1537; do
+        head -c $((len * batch)) /dev/urandom >"$tmp/msg"
+        "$bin" kat "$kernel" --isa=auto "$@" <"$tmp/msg" >"$tmp/auto.out" 2>"$tmp/auto.err"
+        status=$?
+        if [ $status -ne 0 ] || [ "$(wc -l <"$tmp/auto.err")" -ne 1 ] ||
+            ! grep -q "^auto: .*(measured at $len B)$" "$tmp/auto.err"; then
+            fail "kat $kernel --isa=auto at $len B: status $status, stderr $(head -c 300 "$tmp/auto.err")"
+            continue
+        fi
+        ok "kat $kernel --isa=auto at $len B says $(cat "$tmp/auto.err")"
+        same=1
+        for isa in $(supported "$kernel"); do
+            "$bin" kat "$kernel" --isa="$isa" "$@" <"$tmp/msg" >"$tmp/fixed.out" 2>/dev/null
+            cmp -s "$tmp/auto.out" "$tmp/fixed.out" || { same=0; fail "kat $kernel@auto differs from @$isa at $len B"; }
+        done
+        [ $same -eq 1 ] && ok "kat $kernel@auto gives every supported level's output at $len B ($(supported "$kernel" | paste -sd' '))"
+    done
+done
+
+# The parts a composite's line names, and the operand form.
+head -c 509 /dev/urandom >"$tmp/cell"
+"$bin" kat lioness@auto --key="$lioness_key" <"$tmp/cell" >"$tmp/ct" 2>"$tmp/err"
+grep -Eq '^auto: chacha20=[a-z0-9_-]+ blake2b=[a-z0-9_-]+ \(measured at 509 B\)$' "$tmp/err" &&
+    ok "lioness@auto names its ChaCha20 and BLAKE2b rows: $(cat "$tmp/err")" ||
+    fail "lioness@auto's stderr: $(cat "$tmp/err")"
+"$bin" kat lioness --isa=auto --decrypt --key="$lioness_key" <"$tmp/ct" >"$tmp/pt" 2>/dev/null
+cmp -s "$tmp/pt" "$tmp/cell" && ok "kat lioness --isa=auto --decrypt undoes it" ||
+    fail "kat lioness --isa=auto --decrypt did not give the cell back"
+"$bin" kat tor-relay-cell --isa=auto --key=000102030405060708090a0b0c0d0e0f \
+    <"$tmp/cell" 2>&1 >/dev/null | grep -Eq '^auto: aes128-ctr=[a-z0-9_-]+ \(measured at 509 B\)$' &&
+    ok "tor-relay-cell@auto names its AES row" || fail "tor-relay-cell@auto's stderr"
+"$bin" kat aes128-gcm --isa=auto --key=000102030405060708090a0b0c0d0e0f \
+    --iv=000000000000000000000000 <"$tmp/cell" 2>&1 >/dev/null |
+    grep -Eq '^auto: aes128-gcm=[a-z0-9_-]+ ' &&
+    ok "aes128-gcm, which has no parts, takes its own table's fastest row" ||
+    fail "aes128-gcm@auto's stderr"
+
+# Refusals: one line, exit 2, nothing on stdout, nothing measured.
+head -c 40 /dev/urandom >"$tmp/short"
+"$bin" kat lioness --isa=auto --key="$lioness_key" <"$tmp/short" >"$tmp/out" 2>"$tmp/err"
+status=$?
+if [ $status -eq 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+    ! grep -q '^auto:' "$tmp/err"; then
+    ok "a 40-byte cell is refused before auto measures: $(cat "$tmp/err")"
+else
+    fail "kat lioness --isa=auto on 40 bytes: status $status, $(cat "$tmp/err")"
+fi
+expect_usage "auto given twice" "$bin" kat lioness@auto --isa=auto --key="$lioness_key"
+expect_usage "leak takes no auto" "$bin" leak lioness --isa=auto --seconds=0.1
+expect_usage "leak takes no @auto" "$bin" leak lioness@auto --seconds=0.1
+expect_usage "run at auto refuses a size the kernel refuses" "$bin" run lioness --isa=auto --size=40
+expect_usage "bench refuses an unknown ISA still" "$bin" bench --isa=automatic
+driver=$(dirname "$bin")/ctgrind-driver
+if [ -x "$driver" ]; then
+    expect_usage "the ctgrind driver takes no auto" "$driver" lioness --isa=auto
+else
+    skip "ctgrind driver not built ($driver)"
+fi
+
+# run: the result names auto and what it chose.
+"$bin" run lioness-x4 --isa=auto --size=509 --seconds=0.05 >"$tmp/run.json" 2>"$tmp/run.err"
+status=$?
+"$python" - "$tmp/run.json" >"$tmp/py" 2>&1 <<'EOF'
+import json, re, sys
+r = json.load(open(sys.argv[1]))
+assert r["isa"] == "auto", r["isa"]
+assert re.fullmatch(r"chacha20-x2=\S+ blake2b-x4=\S+ \(measured at 509 B\)",
+                    r["auto"]), r["auto"]
+EOF
+checked=$?
+[ $status -eq 0 ] && [ $checked -eq 0 ] && ok "run lioness-x4 --isa=auto records $(sed -n 's/^  "auto": //p' "$tmp/run.json")" ||
+    fail "run lioness-x4 --isa=auto: status $status, $(cat "$tmp/py" "$tmp/run.err" | head -c 400)"
+
+# bench: a composite's @auto row beside its rows; --isa=auto alone; the
+# choice in the context and the label; nothing measured when the filter
+# leaves no @auto benchmark.
+quick=(--benchmark_min_time=0.01 --max-time=0.05 --no-system-tune)
+bench_json() { # <name> <python check> <bench args...>
+    local name=$1 code=$2; shift 2
+    rm -rf "$tmp/results"
+    "$bin" bench "${quick[@]}" --results-dir="$tmp/results" "$@" >/dev/null 2>"$tmp/bench.err"
+    local status=$?
+    if [ $status -ne 0 ]; then
+        fail "$name: bench exited $status: $(tail -3 "$tmp/bench.err")"
+        return
+    fi
+    if "$python" -c "
+import json, re, sys
+d = json.load(open('$tmp/results/latest.json'))
+ctx = d['context']
+names = {b['name'].split('_')[0] for b in d['benchmarks']}
+labels = {b['name']: b.get('label', '') for b in d['benchmarks']}
+$code" >"$tmp/py" 2>&1; then ok "$name"; else fail "$name: $(tail -3 "$tmp/py")"; fi
+}
+bench_json "bench runs tor-relay-cell@auto beside its rows and records the choice" "
+assert 'tor-relay-cell@auto/509' in names, names
+assert 'tor-relay-cell@generic/509' in names, names
+assert re.fullmatch(r'aes128-ctr=\S+ \(measured at 509 B\)', ctx['auto']), ctx['auto']
+assert labels['tor-relay-cell@auto/509'] == ctx['auto'], labels
+assert float(ctx['auto_calibration_seconds']) > 0, ctx['auto_calibration_seconds']
+assert 'tor-relay-cell=' in ctx['dispatch'], ctx['dispatch']
+" --kernel=tor-relay-cell --sizes=509
+bench_json "bench --isa=auto runs each kernel at auto alone, at each size" "
+assert names == {'blake2b@auto/64', 'blake2b@auto/4096', 'lioness@auto/64', 'lioness@auto/4096'}, names
+assert 'blake2b=' in ctx['auto'] and 'chacha20=' in ctx['auto'], ctx['auto']
+assert '(measured at 64 B); ' in ctx['auto'] and ctx['auto'].endswith('(measured at 4096 B)'), ctx['auto']
+" --isa=auto --kernel=blake2b,lioness --sizes=64,4096
+bench_json "a filter without @auto benchmarks measures nothing" "
+assert names == {'lioness@generic/509'}, names
+assert ctx['auto'] == '' and float(ctx['auto_calibration_seconds']) == 0, ctx
+" --kernel=lioness --sizes=509 --benchmark_filter=@generic
+
+finish
