@@ -172,16 +172,36 @@ $(BUILD)/asan-emulated/%.o: %.c
 # deliberately leaky controls, marked the same way.
 CTGRIND_DRIVER := $(BUILD)/ctgrind-driver
 CTGRIND_CONTROLS := $(BUILD)/tests/ctgrind-controls
-CTGRIND_LDLIBS := -lsodium -lcrypto -lpthread -lm
+# What the kernels link with, without the harness's libraries.
+KERNEL_LDLIBS := -lsodium -lcrypto -lpthread -lm
 $(CTGRIND_DRIVER): $(BUILD)/obj/leak/ctgrind_driver.o $(KERNEL_OBJ) $(BUILD)/obj/harness/args.o
-	$(CC) $(CFLAGS) $^ -o $@ $(CTGRIND_LDLIBS)
+	$(CC) $(CFLAGS) $^ -o $@ $(KERNEL_LDLIBS)
 
 $(CTGRIND_CONTROLS): $(BUILD)/obj/tests/c/ctgrind_controls.o $(BUILD)/obj/tests/c/leak_controls.o
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $^ -o $@
 
+# make fuzz's targets: the kernels compiled again by clang-14 with each
+# ISA's own flags, under libFuzzer's coverage and ASan and UBSan.
+FUZZ_CC := clang-14
+FUZZ_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE \
+    -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
+    -fno-omit-frame-pointer
+FUZZ_KERNEL_OBJ := $(KERNEL_SRC:%.c=$(BUILD)/fuzz/%.o)
+FUZZ_BIN := $(BUILD)/fuzz/fuzz-kernel $(BUILD)/fuzz/fuzz-cli
+
+$(BUILD)/fuzz/%.o: %.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(call isa_flags,$<) -MMD -MP -c $< -o $@
+
+$(BUILD)/fuzz/fuzz-kernel: $(BUILD)/fuzz/fuzz/kernel_target.o $(FUZZ_KERNEL_OBJ)
+	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined $^ -o $@ $(KERNEL_LDLIBS)
+
+$(BUILD)/fuzz/fuzz-cli: $(BUILD)/fuzz/fuzz/cli_target.o $(BUILD)/fuzz/harness/args.o $(FUZZ_KERNEL_OBJ)
+	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined $^ -o $@ $(KERNEL_LDLIBS)
+
 test: deps
-	$(call build_parallel,$(BUILD)/cyclebench $(TEST_BIN) $(ASAN_TEST_BIN) $(CTGRIND_DRIVER) $(CTGRIND_CONTROLS))
+	$(call build_parallel,$(BUILD)/cyclebench $(TEST_BIN) $(ASAN_TEST_BIN) $(CTGRIND_DRIVER) $(CTGRIND_CONTROLS) $(FUZZ_BIN))
 	@tests/run.sh $(BUILD)
 
 # make bench [KERNEL=regex] [ISA=name] [SIZES=list] [REPS=n] [MIN_TIME=s]
@@ -277,6 +297,20 @@ leak-table: deps
 	    --driver=$(CTGRIND_DRIVER) --out=$(OUT)/leak \
 	    --results=$(OUT)/results/latest.json $(if $(SECONDS),--seconds=$(SECONDS)) \
 	    $(if $(KERNEL),'--kernel=$(KERNEL)')
+
+# make fuzz [KERNEL=regex] [SECONDS=n]: coverage-guided differential
+# fuzzing (docs/fuzz.md). One target per kernel, found by walking
+# the registry: its ISA variants and the other libraries' kernels of the
+# same computation against its generic, AEADs also refusing changed
+# messages; and one for the command-line parser. Each runs SECONDS
+# (default 60), its corpus growing in $(OUT)/fuzz/<target>/ from the seeds
+# in tests/fuzz/, any crash or divergence kept there with the one command
+# that replays it. `make test` runs a bounded pass of 45 s.
+.PHONY: fuzz
+fuzz: deps
+	$(call build_parallel,$(FUZZ_BIN))
+	fuzz/run.sh --bin-dir=$(BUILD)/fuzz --out=$(OUT)/fuzz \
+	    $(if $(KERNEL),'--kernel=$(KERNEL)') $(if $(SECONDS),--seconds=$(SECONDS))
 
 clean:
 	rm -rf $(BUILD)

@@ -17,7 +17,8 @@ bench_packages=(
 )
 # The tools of the other commands and the tests: perf, gdb and llvm-mca
 # for make profile, valgrind for make ctgrind, chromium for the report's
-# browser test, ansible-core for make fleet.
+# browser test, ansible-core for make fleet, clang-14 and its libFuzzer
+# runtime for make fuzz (and its bounded pass in make test).
 tool_packages=(
     linux-perf
     gdb
@@ -26,6 +27,8 @@ tool_packages=(
     valgrind
     chromium
     ansible-core
+    clang-14
+    libclang-rt-14-dev
 )
 
 case "${1:-all}" in

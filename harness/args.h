@@ -1,11 +1,12 @@
-/* The command line of every kernel command (kat, run, leak and the ctgrind
- * driver), parsed from one option table; strict parsing of values (a
- * malformed value is an error with a one-line reason, never a silent zero);
- * and the checks every command makes before it runs a variant.
+/* The command line of every command that takes options (kat, run, leak,
+ * bench and the ctgrind driver), parsed from one option table; strict
+ * parsing of values (a malformed value is an error with a one-line reason,
+ * never a silent zero); and the checks every command makes before it runs
+ * a variant.
  *
- * One rule for every command: an option may be given once. A value echoed
- * in a message is quoted, control characters escaped, so that the message
- * stays one line. */
+ * One rule for every command: an option may be given once, Google
+ * Benchmark's flags too. A value echoed in a message is quoted, control
+ * characters escaped, so that the message stays one line. */
 #ifndef CYCLEBENCH_ARGS_H
 #define CYCLEBENCH_ARGS_H
 
@@ -28,7 +29,12 @@ enum cli_command {
     CLI_RUN = 1 << 1,
     CLI_LEAK = 1 << 2,
     CLI_CTGRIND = 1 << 3,
+    CLI_BENCH = 1 << 4,
 };
+
+/* bench: at most this many --sizes, and room for every option once. */
+#define CLI_MAX_SIZES 64
+#define CLI_MAX_OPTIONS 48
 
 /* A command option's value. */
 typedef struct cli_value {
@@ -38,7 +44,7 @@ typedef struct cli_value {
     double seconds;
 } cli_value;
 
-/* Everything a kernel command was given. */
+/* Everything a command was given. */
 typedef struct cli_request {
     const char *spec; /* the <kernel>[@isa] operand */
     const kernel *k;
@@ -47,23 +53,35 @@ typedef struct cli_request {
     const isa_variant *v;
     kernel_args args;     /* kat: the kernel's options as given */
     cli_value isa, size, seconds, stages, secret, measurements;
+    /* bench's own options, and the --benchmark_* flags it acts on itself */
+    cli_value kernels, sizes, cpu, counters, no_system_tune, decrypt,
+        max_time, results_dir, min_time, out, out_format;
+    size_t size_list[CLI_MAX_SIZES]; /* --sizes, parsed */
+    size_t n_sizes;
+    /* bench: the other --benchmark_* flags, as given, for Google Benchmark */
+    char *library_flags[CLI_MAX_OPTIONS];
+    int n_library_flags;
     uint8_t *owned[KOPT_COUNT]; /* the bytes behind args' hex options */
 } cli_request;
 
-/* Parse argv (after the command's name) for cmd into r: the operand, the
- * command's options and, for kat, the kernel's, each at most once; then
- * the variant, which must be usable here unless cmd is CLI_CTGRIND (whose
- * driver says itself what valgrind's CPU cannot run), and auto only for
- * kat and run. Returns 0, or -1 after one usage error. Free r with
- * cli_free, either way. */
+/* Parse argv (after the command's name) for cmd into r: the operand (bench
+ * takes none), the command's options and, for kat, the kernel's, each at
+ * most once; then the variant, which must be usable here unless cmd is
+ * CLI_CTGRIND (whose driver says itself what valgrind's CPU cannot run),
+ * and auto only for kat and run. For bench, the values Google Benchmark's flags may take as far as their
+ * meaning is known (a repetition count from 1, a time above 0, one of a
+ * flag's words), the ISA known to some kernel and every --kernel known.
+ * Returns 0, or -1 after one usage error. Free r with cli_free, either
+ * way. */
 int cli_parse(enum cli_command cmd, int argc, char **argv, cli_request *r);
 void cli_free(cli_request *r);
 
 /* The usage line of cmd, from the option table. */
 const char *cli_usage(enum cli_command cmd);
 
-/* If arg is "--name=value", point *value at value and return 1. */
-int arg_value(const char *arg, const char *name, const char **value);
+/* Whether name is one of the comma-separated names in list (bench's
+ * --kernel). */
+int cli_listed(const char *list, const char *name);
 
 /* Decimal digits only, no sign, no overflow. Returns 0 on success. */
 int parse_u64(const char *s, uint64_t *out);

@@ -37,8 +37,6 @@
 #include "timed_kernel.h"
 #include "timer.h"
 
-#define MAX_SIZES 64
-#define MAX_GB_ARGS 64
 /* PMU counters are read over a pass of this many batches of their own after
  * the sampling, so the sampler's bookkeeping is not in them. */
 #define PMU_PASS_BATCHES 32
@@ -50,13 +48,14 @@
 /* Auto measures at the run's sizes, or at this many of them when there
  * are more, each benchmark taking the nearest (calibration_len). */
 #define AUTO_SIZES 8
+#define DEFAULT_COUNTERS "cycles,instructions,branch-misses,cache-misses"
 
 static const size_t default_sizes[] = {
     8, 64, 509, 576, 1536, 4096, 16384, 65536,
 };
 
 typedef struct bench_options {
-    size_t sizes[MAX_SIZES];
+    const size_t *sizes;
     size_t n_sizes;
     const char *isa;     /* NULL: every ISA */
     const char *kernels; /* comma-separated names; NULL: every kernel */
@@ -69,7 +68,8 @@ typedef struct bench_options {
     double min_time; /* --benchmark_min_time: least sampling; -1: default */
     double max_time; /* --max-time: cap per benchmark; 0: the run's share */
     gb_format out_format;
-    char *gb_args[MAX_GB_ARGS + 1]; /* [0] is the program name */
+    /* For Google Benchmark: [0] is the program name, then its flags. */
+    char *gb_args[CLI_MAX_OPTIONS + 2];
     int n_gb_args;
 } bench_options;
 
@@ -93,168 +93,71 @@ static sampler_config sampling;
 
 /* Options */
 
-/* Copy the comma-separated item at *p into buf and move *p past it (to
- * NULL after the last item). Returns -1 when the item does not fit. */
-static int next_item(const char **p, char *buf, size_t len)
-{
-    const char *comma = strchr(*p, ',');
-    size_t n = comma ? (size_t)(comma - *p) : strlen(*p);
-    int fits = n < len;
-    snprintf(buf, len, "%.*s", (int)n, *p);
-    *p = comma ? comma + 1 : NULL;
-    return fits ? 0 : -1;
-}
-
-static int parse_sizes(bench_options *o, const char *list)
-{
-    char item[32], q[96];
-    uint64_t size;
-    o->n_sizes = 0;
-    for (const char *p = list; p;) {
-        if (next_item(&p, item, sizeof item) || o->n_sizes == MAX_SIZES ||
-            parse_u64(item, &size) || size < 1 || size > CLI_MAX_SIZE) {
-            usage_error("--sizes must be up to %d comma-separated byte counts "
-                        "from 1 to %u (got %s)", MAX_SIZES, CLI_MAX_SIZE,
-                        cli_quote(list, q, sizeof q));
-            return -1;
-        }
-        o->sizes[o->n_sizes++] = (size_t)size;
-    }
-    return 0;
-}
-
-static int isa_known(const char *isa)
-{
-    if (!strcmp(isa, KERNEL_AUTO_ISA))
-        return 1;
-    for (size_t i = 0; kernel_registry[i]; i++)
-        if (kernel_variant_find(kernel_registry[i], isa))
-            return 1;
-    return 0;
-}
-
-/* Whether name is one of the comma-separated names in list. */
-static int listed(const char *list, const char *name)
-{
-    char item[64];
-    for (const char *p = list; p;)
-        if (next_item(&p, item, sizeof item) == 0 && !strcmp(item, name))
-            return 1;
-    return 0;
-}
-
-static int check_kernels(const char *list)
-{
-    char item[64];
-    for (const char *p = list; p;)
-        if (next_item(&p, item, sizeof item) || !kernel_find(item)) {
-            usage_error("unknown kernel '%s' in --kernel: see 'cyclebench "
-                        "list'", item);
-            return -1;
-        }
-    return 0;
-}
-
 static int parse_cpu(bench_options *o, const char *value)
 {
     uint64_t cpu;
-    char allowed[256];
+    char allowed[256], q[96];
     if (parse_u64(value, &cpu) || cpu > 1u << 20 ||
         !sysctl_cpu_allowed((int)cpu)) {
         sysctl_describe_allowed(allowed, sizeof allowed);
         usage_error("--cpu=%s is not a CPU this process may run on (allowed: "
-                    "%s)", value, allowed);
+                    "%s)", cli_quote(value, q, sizeof q), allowed);
         return -1;
     }
     o->cpu = (int)cpu;
     return 0;
 }
 
-static int parse_gb_flag(bench_options *o, char *arg)
+/* The options from the command line, parsed and checked as every
+ * command's are (args.h) into r, which o points into. */
+static int parse_options(bench_options *o, cli_request *r, int argc,
+                         char **argv)
 {
-    const char *value;
-    if (arg_value(arg, "--benchmark_out", &value)) {
-        if (!*value) {
-            usage_error("--benchmark_out needs a file name");
-            return -1;
-        }
-        o->out_path = value;
-    } else if (arg_value(arg, "--benchmark_out_format", &value)) {
-        if (gb_parse_format(value, &o->out_format)) {
-            usage_error("--benchmark_out_format must be json, csv or console "
-                        "(got '%s')", value);
-            return -1;
-        }
-    } else if (arg_value(arg, "--benchmark_min_time", &value)) {
+    if (cli_parse(CLI_BENCH, argc, argv, r))
+        return -1;
+    *o = (bench_options){
+        .sizes = r->n_sizes ? r->size_list : default_sizes,
+        .n_sizes = r->n_sizes ? r->n_sizes
+                              : sizeof default_sizes / sizeof *default_sizes,
+        .isa = r->isa.set ? r->isa.text : NULL,
+        .kernels = r->kernels.set ? r->kernels.text : NULL,
+        .cpu = sysctl_default_cpu(),
+        .counters = r->counters.set ? r->counters.text : DEFAULT_COUNTERS,
+        .system_tune = !r->no_system_tune.set,
+        .decrypt = r->decrypt.set,
+        .results_dir = r->results_dir.set ? r->results_dir.text : NULL,
+        .out_path = r->out.set ? r->out.text : NULL,
         /* Each benchmark samples at least this long; the library's own
          * minimum time stays at nothing (gb_initialize). */
-        if (parse_seconds("--benchmark_min_time", value, &o->min_time))
-            return -1;
-    } else if (o->n_gb_args == MAX_GB_ARGS) {
-        usage_error("too many --benchmark_* flags (at most %d)", MAX_GB_ARGS);
+        .min_time = r->min_time.set ? r->min_time.seconds : -1,
+        .max_time = r->max_time.set ? r->max_time.seconds : 0,
+        .out_format = GB_FORMAT_JSON,
+    };
+    if (r->out_format.set)
+        gb_parse_format(r->out_format.text, &o->out_format);
+    if (r->cpu.set && parse_cpu(o, r->cpu.text))
         return -1;
-    } else {
-        o->gb_args[o->n_gb_args++] = arg;
-    }
+    o->gb_args[o->n_gb_args++] = "cyclebench bench";
+    for (int i = 0; i < r->n_library_flags; i++)
+        o->gb_args[o->n_gb_args++] = r->library_flags[i];
+    o->gb_args[o->n_gb_args] = NULL;
     return 0;
 }
 
-static int parse_options(bench_options *o, int argc, char **argv)
+/* Every file the run will write can be written, before anything is
+ * measured; the results directory is created if missing. */
+static int check_outputs(const bench_options *o)
 {
-    const char *value;
-    memcpy(o->sizes, default_sizes, sizeof default_sizes);
-    o->n_sizes = sizeof default_sizes / sizeof default_sizes[0];
-    o->cpu = sysctl_default_cpu();
-    o->counters = "cycles,instructions,branch-misses,cache-misses";
-    o->system_tune = 1;
-    o->out_format = GB_FORMAT_JSON;
-    o->max_time = 0;
-    o->min_time = -1;
-    o->gb_args[o->n_gb_args++] = "cyclebench bench";
-    for (int i = 0; i < argc; i++) {
-        char *arg = argv[i];
-        int rc = 0;
-        if (arg_value(arg, "--sizes", &value))
-            rc = parse_sizes(o, value);
-        else if (arg_value(arg, "--isa", &value)) {
-            o->isa = value;
-            if (!isa_known(value)) {
-                usage_error("unknown ISA '%s': see 'cyclebench list'", value);
-                rc = -1;
-            }
-        } else if (arg_value(arg, "--kernel", &value)) {
-            o->kernels = value;
-            rc = check_kernels(value);
-        } else if (arg_value(arg, "--cpu", &value))
-            rc = parse_cpu(o, value);
-        else if (arg_value(arg, "--counters", &value))
-            o->counters = value;
-        else if (!strcmp(arg, "--no-system-tune"))
-            o->system_tune = 0;
-        else if (!strcmp(arg, "--decrypt"))
-            o->decrypt = 1;
-        else if (arg_value(arg, "--max-time", &value))
-            rc = parse_seconds("--max-time", value, &o->max_time);
-        else if (arg_value(arg, "--results-dir", &value)) {
-            o->results_dir = value;
-            if (!*value) {
-                usage_error("--results-dir needs a directory");
-                rc = -1;
-            }
-        }
-        else if (!strncmp(arg, "--benchmark_", 12))
-            rc = parse_gb_flag(o, arg);
-        else {
-            usage_error("bench: unknown option '%s' (options: --sizes= --isa= "
-                        "--kernel= --cpu= --counters= --no-system-tune "
-                        "--decrypt --max-time= --results-dir= "
-                        "--benchmark_*)", arg);
-            rc = -1;
-        }
-        if (rc)
-            return -1;
+    char err[512];
+    if (o->results_dir && results_prepare_dir(o->results_dir, err,
+                                              sizeof err)) {
+        usage_error("--results-dir: %s", err);
+        return -1;
     }
-    o->gb_args[o->n_gb_args] = NULL;
+    if (o->out_path && results_check_file(o->out_path, err, sizeof err)) {
+        usage_error("--benchmark_out: %s", err);
+        return -1;
+    }
     return 0;
 }
 
@@ -282,16 +185,35 @@ static void set_per_byte(gb_state *s, const char *name, double value)
     gb_state_set_counter(s, name, value, GB_COUNTER_DEFAULT);
 }
 
-/* pmu_per_call: each event's count per call. */
+/* How long a benchmark sampled: TSC ticks, and the thread's CPU time over
+ * the same span (less than the ticks say when the CPU was shared). */
+typedef struct sampling_span {
+    uint64_t ticks;
+    double cpu_seconds;
+} sampling_span;
+
+static double thread_cpu_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* pmu_per_call: each event's count per call. Google Benchmark's fields get
+ * what they mean there: the calls timed, the median time per call (TSC
+ * ticks at the run's tsc_hz) and bytes per second at that median. */
 static void publish(gb_state *s, const bench_case *c, const sampler_result *r,
-                    const double pmu_per_call[])
+                    const sampling_span *span, const double pmu_per_call[])
 {
     double bytes = (double)(c->len * kernel_batch(c->k));
     double median = r->median / bytes;
+    double seconds_per_call = r->median / timer->tsc_hz;
     char name[96];
-    gb_state_set_bytes_processed(s, (int64_t)((double)r->samples *
-                                              (double)r->calls_per_batch *
-                                              bytes));
+    gb_state_set_timed_calls(s, (uint64_t)r->samples * r->calls_per_batch,
+                             seconds_per_call);
+    set_per_byte(s, "bytes_per_second", bytes / seconds_per_call);
+    set_per_byte(s, "sampling_seconds", (double)span->ticks / timer->tsc_hz);
+    set_per_byte(s, "sampling_cpu_seconds", span->cpu_seconds);
     set_per_byte(s, "tsc_cycles_per_byte", median);
     set_per_byte(s, "tsc_cycles_per_byte_q1", r->q1 / bytes);
     set_per_byte(s, "tsc_cycles_per_byte_q3", r->q3 / bytes);
@@ -317,8 +239,9 @@ static void publish(gb_state *s, const bench_case *c, const sampler_result *r,
 /* Buffers are allocated and filled and per-key setup done before the
  * sampler starts, so neither allocation nor key expansion is timed; the
  * sampler's warm-up takes the first-touch page faults. Google Benchmark
- * runs this once per repetition and its own timer spans all of it; the
- * figures are the sampler's. */
+ * runs this once per repetition and times all of it; its reports give the
+ * sampler's figures instead (publish), that whole time being
+ * sampling_seconds. */
 static void bench_kernel(gb_state *s, void *arg)
 {
     const bench_case *c = arg;
@@ -330,10 +253,13 @@ static void bench_kernel(gb_state *s, void *arg)
     double pmu_per_call[PMU_MAX_EVENTS];
     int sampled = -1, pmu_rc = 0;
     /* One pass whatever the iteration count: the sampler decides how long. */
+    uint64_t t0 = timer_start();
+    double cpu0 = thread_cpu_seconds();
     while (gb_state_keep_running_batch(s, gb_state_max_iterations(s)))
         if (opened && (sampled = sampler_run(&sampling, &source, &r)) == 0)
             pmu_rc = count_events(&source, r.calls_per_batch *
                                   PMU_PASS_BATCHES, pmu_per_call);
+    sampling_span span = { timer_stop() - t0, thread_cpu_seconds() - cpu0 };
     if (!c->v)
         gb_state_skip_with_error(s, c->chosen);
     else if (sampled != 0)
@@ -343,7 +269,7 @@ static void bench_kernel(gb_state *s, void *arg)
         gb_state_skip_with_error(s, "the PMU counters never ran (the PMU is "
                                  "busy elsewhere?): drop --counters");
     else
-        publish(s, c, &r, pmu_per_call);
+        publish(s, c, &r, &span, pmu_per_call);
     if (c->at_auto)
         gb_state_set_label(s, c->chosen);
     if (opened)
@@ -381,7 +307,7 @@ static int refused(const kernel *k, const isa_variant *v, char *why,
 static int selected(const bench_options *o, const kernel *k,
                     const isa_variant *v)
 {
-    return (!o->kernels || listed(o->kernels, k->name)) &&
+    return (!o->kernels || cli_listed(o->kernels, k->name)) &&
            (!o->isa || !strcmp(o->isa, v->isa));
 }
 
@@ -391,7 +317,7 @@ static int auto_selected(const bench_options *o, const kernel *k)
 {
     int asked = o->isa ? !strcmp(o->isa, KERNEL_AUTO_ISA) && !k->reference
                        : kernel_n_parts(k) > 0;
-    return asked && (!o->kernels || listed(o->kernels, k->name));
+    return asked && (!o->kernels || cli_listed(o->kernels, k->name));
 }
 
 static size_t count_candidates(const bench_options *o)
@@ -431,61 +357,90 @@ static size_t registry_index(const kernel *k)
     return i;
 }
 
+/* The cases of k at v (NULL: at auto) that --sizes and --benchmark_filter
+ * select. Returns how many. */
 static size_t add_sizes(const bench_options *o, const kernel *k,
-                        const isa_variant *v, bench_case *cases,
-                        char *skipped, size_t skipped_len)
+                        const isa_variant *v, bench_case *cases)
 {
     size_t n = 0;
-    char err[256], what[96];
-    for (size_t i = 0; i < o->n_sizes; i++) {
+    for (size_t s = 0; s < o->n_sizes; s++) {
         bench_case *c = &cases[n];
-        c->k = k;
-        c->v = v;
-        c->at_auto = v == NULL;
-        c->len = o->sizes[i];
-        c->size_rank = i;
-        c->group = registry_index(k->reference ? k->reference : k);
-        kernel_bench_args(k, &c->args);
+        *c = (bench_case){
+            .k = k, .v = v, .at_auto = v == NULL, .len = o->sizes[s],
+            .size_rank = s,
+            .group = registry_index(k->reference ? k->reference : k),
+        };
         snprintf(c->name, sizeof c->name, "%s@%s/%zu", k->name,
                  v ? v->isa : KERNEL_AUTO_ISA, c->len);
-        if (o->decrypt && !decryption_timeable(k, &c->args, c->len, err,
-                                               sizeof err)) {
-            note_skipped(skipped, skipped_len, c->name, err);
-            continue;
-        }
-        c->args.decrypt.set = o->decrypt;
-        if (kernel_check(k, &c->args, c->len, err, sizeof err)) {
-            snprintf(what, sizeof what, "%s", c->name);
-            note_skipped(skipped, skipped_len, what, err);
-            continue;
-        }
-        n++;
+        n += gb_selected(c->name);
     }
     return n;
 }
 
-static size_t collect_cases(const bench_options *o, bench_case *cases,
-                           char *skipped, size_t skipped_len)
+/* The benchmarks --kernel, --isa, --sizes and --benchmark_filter select,
+ * named but not yet checked. Returns how many. */
+static size_t select_cases(const bench_options *o, bench_case *cases)
 {
     size_t n = 0;
-    char why[512], what[96];
     const isa_variant *v;
     for (size_t i = 0; kernel_registry[i]; i++) {
         const kernel *k = kernel_registry[i];
-        for (size_t j = 0; (v = kernel_variant_at(k, j)); j++) {
-            if (!selected(o, k, v))
-                continue;
-            if (refused(k, v, why, sizeof why)) {
-                snprintf(what, sizeof what, "%s@%s", k->name, v->isa);
-                note_skipped(skipped, skipped_len, what, why);
-                continue;
-            }
-            n += add_sizes(o, k, v, cases + n, skipped, skipped_len);
-        }
+        for (size_t j = 0; (v = kernel_variant_at(k, j)); j++)
+            if (selected(o, k, v))
+                n += add_sizes(o, k, v, cases + n);
         if (auto_selected(o, k))
-            n += add_sizes(o, k, NULL, cases + n, skipped, skipped_len);
+            n += add_sizes(o, k, NULL, cases + n);
     }
     return n;
+}
+
+/* c's args, and whether its kernel takes its size (noted when not). */
+static int size_timeable(const bench_options *o, bench_case *c,
+                         char *skipped, size_t skipped_len)
+{
+    char err[256];
+    kernel_bench_args(c->k, &c->args);
+    if (o->decrypt && !decryption_timeable(c->k, &c->args, c->len, err,
+                                           sizeof err)) {
+        note_skipped(skipped, skipped_len, c->name, err);
+        return 0;
+    }
+    c->args.decrypt.set = o->decrypt;
+    if (kernel_check(c->k, &c->args, c->len, err, sizeof err)) {
+        note_skipped(skipped, skipped_len, c->name, err);
+        return 0;
+    }
+    return 1;
+}
+
+/* Keep the cases that may be timed: of variants that run here and pass
+ * their self-test (tried once per variant; at auto, once auto has chosen
+ * the rows), at sizes their kernel takes. The others are noted with the
+ * reason. Returns how many remain. */
+static size_t screen_cases(const bench_options *o, bench_case *cases,
+                           size_t n, char *skipped, size_t skipped_len)
+{
+    size_t kept = 0;
+    const kernel *tried_k = NULL; /* kernels may share a table's rows */
+    const isa_variant *tried = NULL;
+    int refuse = 0;
+    char why[512], what[96];
+    for (size_t i = 0; i < n; i++) {
+        bench_case c = cases[i];
+        if (c.at_auto) {
+            refuse = 0;
+        } else if (c.k != tried_k || c.v != tried) {
+            tried_k = c.k;
+            tried = c.v;
+            refuse = refused(c.k, c.v, why, sizeof why);
+            snprintf(what, sizeof what, "%s@%s", c.k->name, c.v->isa);
+            if (refuse)
+                note_skipped(skipped, skipped_len, what, why);
+        }
+        if (!refuse && size_timeable(o, &c, skipped, skipped_len))
+            cases[kept++] = c;
+    }
+    return kept;
 }
 
 static int compare_run_order(const void *a, const void *b)
@@ -498,18 +453,14 @@ static int compare_run_order(const void *a, const void *b)
     return (x->shuffle > y->shuffle) - (x->shuffle < y->shuffle);
 }
 
-/* Register the runnable cases in the run order (see the top of this file).
- * Returns how many. */
-static size_t register_all(const bench_options *o, bench_case *cases,
-                           uint64_t seed, char *skipped, size_t skipped_len)
+/* Register the n cases in the run order (see the top of this file). */
+static void register_all(bench_case *cases, size_t n, uint64_t seed)
 {
-    size_t n = collect_cases(o, cases, skipped, skipped_len);
     for (size_t i = 0; i < n; i++)
         cases[i].shuffle = splitmix64(&seed);
     qsort(cases, n, sizeof *cases, compare_run_order);
     for (size_t i = 0; i < n; i++)
         gb_register(cases[i].name, bench_kernel, &cases[i]);
-    return n;
 }
 
 /* Auto */
@@ -525,7 +476,7 @@ static int compare_size(const void *a, const void *b)
  * AUTO_SIZES of them spread evenly through their sorted list. */
 static size_t calibration_len(const bench_options *o, size_t len)
 {
-    size_t sorted[MAX_SIZES], n = o->n_sizes, nearest = len;
+    size_t sorted[CLI_MAX_SIZES], n = o->n_sizes, nearest = len;
     double distance = INFINITY;
     if (n <= AUTO_SIZES)
         return len;
@@ -542,9 +493,9 @@ static size_t calibration_len(const bench_options *o, size_t len)
     return nearest;
 }
 
-/* The rows of the @auto benchmarks that will run, measured together before
- * any of them; a row that fails its self-test is not timed. Returns the
- * seconds it took (by the TSC), 0 when no @auto benchmark runs. */
+/* The rows of the @auto benchmarks, measured together before any of them;
+ * a row that fails its self-test is not timed. Returns the seconds it
+ * took (by the TSC), 0 when no @auto benchmark runs. */
 static double choose_auto_rows(const bench_options *o, bench_case *cases,
                                size_t n, autoisa *chooser, char *skipped,
                                size_t skipped_len)
@@ -553,7 +504,7 @@ static double choose_auto_rows(const bench_options *o, bench_case *cases,
     uint64_t start = timer_start();
     size_t wanted = 0;
     for (size_t i = 0; i < n; i++)
-        if (cases[i].at_auto && gb_selected(cases[i].name)) {
+        if (cases[i].at_auto) {
             autoisa_want(chooser, cases[i].k,
                          calibration_len(o, cases[i].len));
             wanted++;
@@ -565,7 +516,7 @@ static double choose_auto_rows(const bench_options *o, bench_case *cases,
         bench_case *c = &cases[i];
         size_t len = calibration_len(o, c->len);
         const isa_variant *v;
-        if (!c->at_auto || !gb_selected(c->name))
+        if (!c->at_auto)
             continue;
         if (!(v = autoisa_row_for(chooser, c->k, len)))
             snprintf(c->chosen, sizeof c->chosen, "out of memory choosing "
@@ -648,12 +599,13 @@ static void describe_method(uint64_t seed,
              "group (seed %llu)", (unsigned long long)seed);
 }
 
-static int run(const bench_options *o, bench_case *cases, size_t n_cases,
+/* The n registered benchmarks, cases. */
+static int run(const bench_options *o, bench_case *cases, size_t n,
                char *skipped, size_t skipped_len, time_t started,
                uint64_t seed)
 {
     static char chosen[8192], dispatch[4096];
-    char err[512], stamp[32], sampling_text[512], order_text[256];
+    char stamp[32], sampling_text[512], order_text[256];
     autoisa chooser;
     sysctl_report turbo;
     gb_format formats[3] = { GB_FORMAT_JSON, GB_FORMAT_CSV, o->out_format };
@@ -661,25 +613,17 @@ static int run(const bench_options *o, bench_case *cases, size_t n_cases,
     size_t n_reports = o->out_path ? 3 : 2;
     int status;
 
-    double cap = o->max_time;
-    if (cap <= 0) {
-        long n = gb_count_selected(err, sizeof err);
-        if (n < 0) {
-            usage_error("%s", err);
-            return EXIT_USAGE;
-        }
-        cap = sampler_cap_for_run((size_t)n);
-    }
+    double cap = o->max_time > 0 ? o->max_time : sampler_cap_for_run(n);
     double least = o->min_time >= 0 ? o->min_time : sampler_min_time(cap);
     sysctl_tune("/sys/devices/system/cpu", o->system_tune, &turbo);
     timer = timer_get_info();
     sampling = sampler_default_config(timer->tsc_hz, least, cap);
     core_cycles_index = pmu_core_cycles_index(&counters);
     autoisa_init(&chooser);
-    double choosing = choose_auto_rows(o, cases, n_cases, &chooser, skipped,
+    double choosing = choose_auto_rows(o, cases, n, &chooser, skipped,
                                        skipped_len);
     autoisa_describe_all(&chooser, chosen, sizeof chosen);
-    describe_dispatch(cases, n_cases, dispatch, sizeof dispatch);
+    describe_dispatch(cases, n, dispatch, sizeof dispatch);
     results_timestamp(started, stamp, sizeof stamp);
     describe_method(seed, sampling_text, sizeof sampling_text, order_text,
                     sizeof order_text);
@@ -701,51 +645,78 @@ static int run(const bench_options *o, bench_case *cases, size_t n_cases,
     /* The calibration above ends in a 0.1 s sleep: keep the core busy a
      * moment so the first benchmark does not start on an idle clock. */
     timer_busy_wait(RUN_WARMUP_SECONDS);
-    long ran = gb_run(formats, reports, n_reports, err, sizeof err);
-    if (ran < 0) {
-        usage_error("%s", err);
-        status = EXIT_USAGE;
-    } else if (ran == 0) {
-        status = 0; /* --benchmark_list_tests: nothing to record */
-    } else {
+    /* --benchmark_list_tests runs nothing and has nothing to record. */
+    if (gb_run(formats, reports, n_reports) == 0)
+        status = 0;
+    else
         status = write_results(o, stamp, reports);
-    }
     for (int i = 0; i < 3; i++)
         free(reports[i]);
     autoisa_free(&chooser);
     return status;
 }
 
+/* The benchmarks selected, into cases. Returns how many, or 0 after a
+ * usage error. */
+static size_t select_or_refuse(const bench_options *o, bench_case *cases)
+{
+    char q[128];
+    size_t n = select_cases(o, cases);
+    if (n == 0 && count_candidates(o) == 0)
+        usage_error("--kernel and --isa select no kernel variant: see "
+                    "'cyclebench list'");
+    else if (n == 0)
+        usage_error("no benchmark matches --benchmark_filter=%s: see the "
+                    "names with --benchmark_list_tests=true",
+                    cli_quote(gb_filter(), q, sizeof q));
+    return n;
+}
+
+/* Bad input ends the command before anything is tuned, calibrated or
+ * measured: options, output paths, Google Benchmark's flags, the
+ * selection and the counters, in that order. Then the variants' self-tests
+ * and the run. */
 int cmd_bench(int argc, char **argv)
 {
     static bench_options o;
+    static cli_request r;
     static char skipped[8192];
     char err[512];
     time_t started = time(NULL);
     uint64_t seed = (uint64_t)started ^ (uint64_t)getpid() << 32;
-    int status = 1;
-
-    if (parse_options(&o, argc, argv))
-        return EXIT_USAGE;
-    if (gb_initialize(o.n_gb_args, o.gb_args, err, sizeof err) ||
-        pmu_open(&counters, o.counters, err, sizeof err)) {
-        usage_error("%s", err);
-        return EXIT_USAGE;
-    }
-    bench_case *cases = calloc(count_candidates(&o) + 1, sizeof *cases);
+    int status = EXIT_USAGE;
+    bench_case *cases = NULL;
     size_t n = 0;
-    if (!cases)
-        usage_error("out of memory");
-    else if (sysctl_pin(o.cpu, err, sizeof err))
+
+    if (parse_options(&o, &r, argc, argv) || check_outputs(&o))
+        goto done;
+    if (gb_initialize(o.n_gb_args, o.gb_args, err, sizeof err)) {
         usage_error("%s", err);
-    else if ((n = register_all(&o, cases, seed, skipped,
-                                sizeof skipped)) == 0) {
+        goto done;
+    }
+    cases = calloc(count_candidates(&o) + 1, sizeof *cases);
+    if (!cases) {
+        usage_error("out of memory");
+        goto done;
+    }
+    if ((n = select_or_refuse(&o, cases)) == 0)
+        goto done;
+    if (pmu_open(&counters, o.counters, err, sizeof err)) {
+        usage_error("%s", err);
+        goto done;
+    }
+    if ((n = screen_cases(&o, cases, n, skipped, sizeof skipped)) == 0)
         usage_error("nothing to run: every selected kernel variant and size "
                     "was skipped (see above)");
-        status = EXIT_USAGE;
-    } else
+    else if (sysctl_pin(o.cpu, err, sizeof err))
+        usage_error("%s", err);
+    else {
+        register_all(cases, n, seed);
         status = run(&o, cases, n, skipped, sizeof skipped, started, seed);
+    }
     pmu_close(&counters);
+done:
     free(cases);
+    cli_free(&r);
     return status;
 }

@@ -15,6 +15,10 @@
 #include <string>
 #include <vector>
 
+extern "C" {
+#include "args.h"
+}
+
 static_assert(int{GB_COUNTER_RATE} == int{benchmark::Counter::kIsRate}, "");
 static_assert(int{GB_COUNTER_ITERATION_INVARIANT} ==
                   int{benchmark::Counter::kIsIterationInvariant}, "");
@@ -66,6 +70,32 @@ void note_started(const std::string &name)
                  name.c_str(), eta.c_str());
 }
 
+// The filter as RunSpecifiedBenchmarks applies it (a POSIX extended regex
+// searched in the name, "all" for everything, a leading '-' negating),
+// because 1.7.1 has no public way to ask which benchmarks it selects.
+struct {
+    regex_t re;
+    bool negative;
+} name_filter;
+
+int compile_filter(char *err, size_t errlen)
+{
+    std::string filter = benchmark::GetBenchmarkFilter();
+    std::string spec = filter.empty() || filter == "all" ? "." : filter;
+    name_filter.negative = spec[0] == '-';
+    if (name_filter.negative)
+        spec.erase(0, 1);
+    int rc = regcomp(&name_filter.re, spec.c_str(), REG_EXTENDED | REG_NOSUB);
+    if (rc == 0)
+        return 0;
+    char why[128], q[128];
+    regerror(rc, &name_filter.re, why, sizeof why);
+    std::snprintf(err, errlen, "--benchmark_filter=%s is not a valid "
+                  "extended regex (%s)", cli_quote(filter.c_str(), q, sizeof q),
+                  why);
+    return -1;
+}
+
 bool has_flag(const std::vector<char *> &args, const char *flag)
 {
     size_t n = std::strlen(flag);
@@ -73,6 +103,42 @@ bool has_flag(const std::vector<char *> &args, const char *flag)
         if (std::strncmp(a, flag, n) == 0 && (a[n] == '=' || a[n] == '\0'))
             return true;
     return false;
+}
+
+// The counters gb_state_set_timed_calls leaves for the reports: the library
+// aggregates counters over repetitions, so the per-call time's mean,
+// median, stddev and cv arrive here computed like any counter's.
+const char kTimedCalls[] = "cyclebench:timed_calls";
+const char kSecondsPerCall[] = "cyclebench:seconds_per_call";
+
+// Google Benchmark's iterations, real_time and cpu_time are the calls
+// timed and the time per call (accumulated time over iterations). The
+// library calls each benchmark once and times the whole call, warm-up and
+// bookkeeping included; a benchmark that timed its calls itself is reported
+// as what it timed. For an aggregate the library has already set iterations
+// to the repetitions; its cv (a percentage) is written as it stands.
+std::vector<benchmark::BenchmarkReporter::Run>
+per_call(std::vector<benchmark::BenchmarkReporter::Run> runs)
+{
+    using Run = benchmark::BenchmarkReporter::Run;
+    for (Run &r : runs) {
+        auto seconds = r.counters.find(kSecondsPerCall);
+        auto calls = r.counters.find(kTimedCalls);
+        if (seconds == r.counters.end() || calls == r.counters.end())
+            continue;
+        if (r.run_type == Run::RT_Iteration)
+            r.iterations = static_cast<benchmark::IterationCount>(
+                calls->second.value);
+        double scale = r.run_type == Run::RT_Aggregate &&
+                               r.aggregate_unit == benchmark::kPercentage
+                           ? 1.0
+                           : static_cast<double>(r.iterations);
+        r.real_accumulated_time = seconds->second.value * scale;
+        r.cpu_accumulated_time = r.real_accumulated_time;
+        r.counters.erase(seconds);
+        r.counters.erase(calls);
+    }
+    return runs;
 }
 
 // Hands every report to the display and to the file reports, so one run
@@ -107,10 +173,11 @@ public:
     }
     void ReportRuns(const std::vector<Run> &runs) override
     {
+        std::vector<Run> timed = per_call(runs);
         instances_++;
-        display_->ReportRuns(runs);
+        display_->ReportRuns(timed);
         for (auto *r : files_)
-            r->ReportRuns(runs);
+            r->ReportRuns(timed);
     }
     void Finalize() override
     {
@@ -190,16 +257,21 @@ int gb_initialize(int argc, char **argv, char *err, size_t errlen)
     std::cerr.rdbuf(cerr_buf);
     std::string why = complaint.str();
     why.erase(why.find_last_not_of(" \n") + 1);
+    for (char &c : why) // it may echo a value: one line, still
+        if (static_cast<unsigned char>(c) < 0x20)
+            c = ' ';
+    char q[128];
     if (n > 1 && why.empty())
-        std::snprintf(err, errlen, "unknown flag '%s': see the --benchmark_* "
-                      "flags of Google Benchmark 1.7.1", args[1]);
+        std::snprintf(err, errlen, "unknown flag %s: see the --benchmark_* "
+                      "flags of Google Benchmark 1.7.1",
+                      cli_quote(args[1], q, sizeof q));
     else if (n > 1)
-        std::snprintf(err, errlen, "bad value in '%s': %s", args[1],
-                      why.c_str());
+        std::snprintf(err, errlen, "bad value in %s: %s",
+                      cli_quote(args[1], q, sizeof q), why.c_str());
     if (n > 1)
         return -1;
     std::cerr << complaint.str();
-    return 0;
+    return compile_filter(err, errlen);
 }
 
 void gb_register(const char *name, gb_function *fn, void *arg)
@@ -225,70 +297,24 @@ void gb_add_context(const char *key, const char *value)
     benchmark::AddCustomContext(key, v);
 }
 
-// The filter as RunSpecifiedBenchmarks applies it (a POSIX extended regex
-// searched in the name, "all" for everything, a leading '-' negating),
-// because 1.7.1 has no public way to ask which benchmarks it selects.
-struct filter {
-    regex_t re;
-    bool negative;
-    bool matches(const std::string &name) const
-    {
-        return (regexec(&re, name.c_str(), 0, nullptr, 0) == 0) != negative;
-    }
-};
-
-// Returns 0, or -1 with the reason in err.
-static int compile_filter(filter &f, char *err, size_t errlen)
+const char *gb_filter(void)
 {
-    std::string given = benchmark::GetBenchmarkFilter();
-    std::string spec = given.empty() || given == "all" ? "." : given;
-    f.negative = spec[0] == '-';
-    if (f.negative)
-        spec.erase(0, 1);
-    int rc = regcomp(&f.re, spec.c_str(), REG_EXTENDED | REG_NOSUB);
-    if (rc == 0)
-        return 0;
-    char why[128];
-    regerror(rc, &f.re, why, sizeof why);
-    std::snprintf(err, errlen, "--benchmark_filter='%s' is not a valid "
-                  "extended regex (%s)", given.c_str(), why);
-    return -1;
-}
-
-long gb_count_selected(char *err, size_t errlen)
-{
-    filter f;
-    if (compile_filter(f, err, errlen))
-        return -1;
-    long n = 0;
-    for (const std::string &name : registered)
-        n += f.matches(name);
-    regfree(&f.re);
-    if (n == 0)
-        std::snprintf(err, errlen, "no benchmark matches --benchmark_filter='%s'"
-                      ": see the names with --benchmark_list_tests=true",
-                      benchmark::GetBenchmarkFilter().c_str());
-    return n;
+    static std::string filter;
+    filter = benchmark::GetBenchmarkFilter();
+    return filter.empty() ? "all" : filter.c_str();
 }
 
 int gb_selected(const char *name)
 {
-    filter f;
-    char err[256];
-    if (compile_filter(f, err, sizeof err))
-        return 0;
-    int selected_here = f.matches(name);
-    regfree(&f.re);
-    return selected_here;
+    return (regexec(&name_filter.re, name, 0, nullptr, 0) == 0) !=
+           name_filter.negative;
 }
 
-long gb_run(const gb_format *formats, char **reports, size_t n_reports,
-            char *err, size_t errlen)
+long gb_run(const gb_format *formats, char **reports, size_t n_reports)
 {
-    long n = gb_count_selected(err, errlen);
-    if (n <= 0)
-        return -1;
-    selected = static_cast<size_t>(n);
+    selected = 0;
+    for (const std::string &name : registered)
+        selected += gb_selected(name.c_str());
     started.clear();
     run_start = std::chrono::steady_clock::now();
 
@@ -321,9 +347,12 @@ int gb_state_keep_running_batch(gb_state *s, uint64_t n)
     return state_of(s).KeepRunningBatch(static_cast<benchmark::IterationCount>(n));
 }
 
-void gb_state_set_bytes_processed(gb_state *s, int64_t bytes)
+void gb_state_set_timed_calls(gb_state *s, uint64_t calls,
+                              double seconds_per_call)
 {
-    state_of(s).SetBytesProcessed(bytes);
+    benchmark::State &st = state_of(s);
+    st.counters[kTimedCalls] = benchmark::Counter(static_cast<double>(calls));
+    st.counters[kSecondsPerCall] = benchmark::Counter(seconds_per_call);
 }
 
 void gb_state_set_counter(gb_state *s, const char *name, double value,

@@ -7,6 +7,7 @@
  *       uint64_t n = gb_state_max_iterations(s);  // 1
  *       while (gb_state_keep_running_batch(s, n))
  *           measure(arg, &figure);
+ *       gb_state_set_timed_calls(s, calls, seconds_per_call);
  *       gb_state_set_counter(s, "figure", figure, GB_COUNTER_DEFAULT);
  *   }
  */
@@ -40,8 +41,8 @@ int gb_parse_format(const char *name, gb_format *out);
  * Google Benchmark. Unless the user says otherwise, the console shows
  * counters as table columns. The library's minimum time is set to nothing
  * (a --benchmark_min_time in argv is overridden): benchmark functions time
- * themselves. Returns 0, or -1 with the first flag it does not accept in
- * err. */
+ * themselves. Returns 0, or -1 with the first flag it does not accept, or
+ * a --benchmark_filter that is not a valid regex, in err. */
 int gb_initialize(int argc, char **argv, char *err, size_t errlen);
 
 /* arg must live until gb_run returns. fn is called once per repetition
@@ -54,28 +55,34 @@ void gb_register(const char *name, gb_function *fn, void *arg);
  * replaced: libbenchmark 1.7.1 writes context values without escaping. */
 void gb_add_context(const char *key, const char *value);
 
-/* How many registered benchmarks --benchmark_filter selects, or -1 with
- * the reason in err when it is not a valid regex or selects none. */
-long gb_count_selected(char *err, size_t errlen);
+/* --benchmark_filter as given ("all" by default). */
+const char *gb_filter(void);
 
-/* Whether --benchmark_filter selects the benchmark of this name (0 when the
- * filter is not a valid regex: gb_count_selected says why). */
+/* Whether --benchmark_filter selects the benchmark of this name, as the
+ * library applies it (a POSIX extended regex searched in the name, "all"
+ * for everything, a leading '-' negating): after gb_initialize, which
+ * refuses a filter that is not a valid regex. */
 int gb_selected(const char *name);
 
 /* Run the registered benchmarks that --benchmark_filter selects: the table
  * on stdout, progress "[n/N] name" on stderr. reports[i] receives the whole
  * report in formats[i], malloc'd (free it). Returns how many benchmarks
- * ran, or -1 with the reason in err when the filter is not a valid regex or
- * matches nothing (nothing runs then). */
-long gb_run(const gb_format *formats, char **reports, size_t n_reports,
-            char *err, size_t errlen);
+ * ran (0 for --benchmark_list_tests). */
+long gb_run(const gb_format *formats, char **reports, size_t n_reports);
 
 /* Inside a benchmark. */
 uint64_t gb_state_max_iterations(const gb_state *s);
 /* True while n more iterations are to run (the first call starts
  * Google Benchmark's timer, the last stops it). */
 int gb_state_keep_running_batch(gb_state *s, uint64_t n);
-void gb_state_set_bytes_processed(gb_state *s, int64_t bytes);
+/* The calls the benchmark timed and the time of one, in seconds, which the
+ * reports give as Google Benchmark means its fields: iterations the calls,
+ * real_time and cpu_time the time per call in time_unit. Without it they
+ * are the library's timing of the whole benchmark function. With
+ * repetitions, the aggregates (mean, median, stddev, cv) of real_time and
+ * cpu_time are those of the per-call times. */
+void gb_state_set_timed_calls(gb_state *s, uint64_t calls,
+                              double seconds_per_call);
 void gb_state_set_counter(gb_state *s, const char *name, double value,
                           gb_counter_flags flags);
 /* The run's "label" in the reports (what an @auto benchmark ran). */

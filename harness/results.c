@@ -1,6 +1,7 @@
 #include "results.h"
 
 #include <errno.h>
+#include <libgen.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 
 #include "../kernels/cpu.h"
+#include "args.h"
 #include "gbench.h"
 
 /* Given by the Makefile, so results name the build that produced them. */
@@ -76,48 +78,82 @@ static int write_all(int fd, const char *text)
     return 0;
 }
 
-static int replace_file(const char *path, const char *text, char *err,
-                        size_t errlen)
+/* The temporary name beside path that a file is written under before it
+ * is renamed over path; its six X's are mkstemp's. */
+static int temp_beside(const char *path, char *tmp, size_t len, char *err,
+                       size_t errlen)
 {
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path) >= (int)sizeof tmp) {
-        snprintf(err, errlen, "path too long: %s", path);
+    char q[256];
+    if (snprintf(tmp, len, "%s.tmp.XXXXXX", path) < (int)len)
+        return 0;
+    snprintf(err, errlen, "path too long: %s", cli_quote(path, q, sizeof q));
+    return -1;
+}
+
+/* text in a new temporary file beside path, synced; its name into tmp. */
+static int write_temp(const char *path, const char *text, char *tmp,
+                      size_t len, char *err, size_t errlen)
+{
+    char q[256];
+    if (temp_beside(path, tmp, len, err, errlen))
         return -1;
-    }
     int fd = mkstemp(tmp);
     if (fd < 0) {
-        snprintf(err, errlen, "cannot create a file beside %s: %s", path,
-                 strerror(errno));
+        snprintf(err, errlen, "cannot create a file beside %s: %s",
+                 cli_quote(path, q, sizeof q), strerror(errno));
         return -1;
     }
     int failed = write_all(fd, text) != 0 || fchmod(fd, 0644) != 0 ||
                  fsync(fd) != 0;
+    int saved = errno;
     failed |= close(fd) != 0;
-    if (failed || rename(tmp, path) != 0) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
+    if (!failed)
+        return 0;
+    snprintf(err, errlen, "cannot write %s: %s", cli_quote(path, q, sizeof q),
+             strerror(saved ? saved : errno));
+    unlink(tmp);
+    return -1;
+}
+
+static int rename_over(const char *tmp, const char *path, char *err,
+                       size_t errlen)
+{
+    char q[256];
+    if (rename(tmp, path) == 0)
+        return 0;
+    snprintf(err, errlen, "cannot write %s: %s", cli_quote(path, q, sizeof q),
+             strerror(errno));
+    unlink(tmp);
+    return -1;
+}
+
+/* SIGINT, SIGTERM and SIGHUP held while files are written, so that no
+ * temporary file is left behind. */
+static void hold_signals(sigset_t *old)
+{
+    sigset_t held;
+    sigemptyset(&held);
+    sigaddset(&held, SIGINT);
+    sigaddset(&held, SIGTERM);
+    sigaddset(&held, SIGHUP);
+    sigprocmask(SIG_BLOCK, &held, old);
 }
 
 int results_write_file(const char *path, const char *text, char *err,
                        size_t errlen)
 {
-    sigset_t held, old;
-    sigemptyset(&held);
-    sigaddset(&held, SIGINT);
-    sigaddset(&held, SIGTERM);
-    sigaddset(&held, SIGHUP);
-    sigprocmask(SIG_BLOCK, &held, &old);
-    int rc = replace_file(path, text, err, errlen);
+    char tmp[4096];
+    sigset_t old;
+    hold_signals(&old);
+    int rc = write_temp(path, text, tmp, sizeof tmp, err, errlen) ||
+             rename_over(tmp, path, err, errlen) ? -1 : 0;
     sigprocmask(SIG_SETMASK, &old, NULL);
     return rc;
 }
 
 static int make_dirs(const char *dir, char *err, size_t errlen)
 {
-    char path[4096];
+    char path[4096], q[256];
     snprintf(path, sizeof path, "%s", dir);
     for (char *p = path + 1;; p++) {
         char c = *p;
@@ -125,8 +161,8 @@ static int make_dirs(const char *dir, char *err, size_t errlen)
             continue;
         *p = '\0';
         if (mkdir(path, 0755) != 0 && errno != EEXIST) {
-            snprintf(err, errlen, "cannot create directory %s: %s", path,
-                     strerror(errno));
+            snprintf(err, errlen, "cannot create directory %s: %s",
+                     cli_quote(path, q, sizeof q), strerror(errno));
             return -1;
         }
         *p = c;
@@ -135,25 +171,91 @@ static int make_dirs(const char *dir, char *err, size_t errlen)
     }
 }
 
+/* Whether a file can be written under path's temporary name: created and
+ * removed again. */
+static int probe_beside(const char *path, char *err, size_t errlen)
+{
+    char tmp[4096];
+    if (temp_beside(path, tmp, sizeof tmp, err, errlen))
+        return -1;
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        char dir[4096], q[256];
+        snprintf(dir, sizeof dir, "%s", path);
+        snprintf(err, errlen, "cannot write in %s: %s",
+                 cli_quote(dirname(dir), q, sizeof q), strerror(errno));
+        return -1;
+    }
+    close(fd);
+    unlink(tmp);
+    return 0;
+}
+
+static int is_directory(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int results_check_file(const char *path, char *err, size_t errlen)
+{
+    char q[256];
+    if (is_directory(path)) {
+        snprintf(err, errlen, "%s is a directory: name a file",
+                 cli_quote(path, q, sizeof q));
+        return -1;
+    }
+    return probe_beside(path, err, errlen);
+}
+
+/* The files of a run, in the order they are renamed into place. */
+#define RUN_FILES 4
+
+static void run_file_path(const char *dir, const char *stamp, size_t i,
+                          char *path, size_t len)
+{
+    snprintf(path, len, "%s/%s.%s", dir, i < 2 ? stamp : "latest",
+             i % 2 ? "csv" : "json");
+}
+
+int results_prepare_dir(const char *dir, char *err, size_t errlen)
+{
+    char path[4096], q[256];
+    if (make_dirs(dir, err, errlen))
+        return -1;
+    if (!is_directory(dir)) {
+        snprintf(err, errlen, "%s is not a directory: name one, which is "
+                 "created if missing", cli_quote(dir, q, sizeof q));
+        return -1;
+    }
+    run_file_path(dir, "latest", 2, path, sizeof path);
+    return probe_beside(path, err, errlen);
+}
+
 int results_write_run(const char *dir, const char *stamp, const char *json,
                       const char *csv, char *err, size_t errlen)
 {
-    const struct {
-        const char *name, *ext, *text;
-    } files[] = {
-        { stamp, "json", json },
-        { stamp, "csv", csv },
-        { "latest", "json", json },
-        { "latest", "csv", csv },
-    };
-    char path[4096];
-    if (make_dirs(dir, err, errlen))
+    char path[RUN_FILES][4096], tmp[RUN_FILES][4096];
+    size_t written = 0, renamed = 0;
+    sigset_t old;
+    if (results_prepare_dir(dir, err, errlen))
         return -1;
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        snprintf(path, sizeof path, "%s/%s.%s", dir, files[i].name,
-                 files[i].ext);
-        if (results_write_file(path, files[i].text, err, errlen))
-            return -1;
+    hold_signals(&old);
+    /* Every file is written before any is renamed into place: a write that
+     * fails (a full disk) leaves the previous files as they were. */
+    while (written < RUN_FILES) {
+        run_file_path(dir, stamp, written, path[written], sizeof path[0]);
+        if (write_temp(path[written], written % 2 ? csv : json, tmp[written],
+                       sizeof tmp[0], err, errlen))
+            break;
+        written++;
     }
-    return 0;
+    if (written == RUN_FILES)
+        while (renamed < RUN_FILES &&
+               rename_over(tmp[renamed], path[renamed], err, errlen) == 0)
+            renamed++;
+    for (size_t i = renamed; i < written; i++)
+        unlink(tmp[i]);
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    return renamed == RUN_FILES ? 0 : -1;
 }

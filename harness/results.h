@@ -50,8 +50,18 @@ void results_timestamp(time_t t, char *buf, size_t len);
 int results_write_file(const char *path, const char *text, char *err,
                        size_t errlen);
 
+/* Before a run: whether its files can be written, so that a run never
+ * measures for nothing. results_prepare_dir creates dir (and its parents)
+ * if missing and tries a file in it; results_check_file wants path not a
+ * directory and tries a file beside it, in a directory that must exist.
+ * Each returns 0, or -1 with the reason in err. */
+int results_prepare_dir(const char *dir, char *err, size_t errlen);
+int results_check_file(const char *path, char *err, size_t errlen);
+
 /* dir/<stamp>.json and .csv, then dir/latest.json and latest.csv, creating
- * dir if needed. Returns 0, or -1 with the reason in err. */
+ * dir if needed; all four are written before any replaces a file, so a
+ * write that fails leaves the previous ones whole. Returns 0, or -1 with
+ * the reason in err. */
 int results_write_run(const char *dir, const char *stamp, const char *json,
                       const char *csv, char *err, size_t errlen);
 

@@ -136,7 +136,7 @@ const char *cpu_model_name(void)
     if (model[0])
         return model;
     unsigned regs[12] = { 0 };
-    if (__get_cpuid_max(0x80000000u, NULL) >= 0x80000004u) {
+    if ((unsigned)__get_cpuid_max(0x80000000u, NULL) >= 0x80000004u) {
         for (unsigned i = 0; i < 3; i++)
             __cpuid(0x80000002u + i, regs[4 * i], regs[4 * i + 1],
                     regs[4 * i + 2], regs[4 * i + 3]);

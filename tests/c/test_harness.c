@@ -1,7 +1,7 @@
 /* The measurement harness: the timer and its clocks, the PMU path through
- * libpfm4, pinning, the frequency settings and their restoration, and the
- * atomic results files. Nothing here asserts a speed: the machine is
- * shared and noisy. */
+ * libpfm4, pinning, the frequency settings and their restoration, the
+ * atomic results files, and the quoting of values in messages. Nothing
+ * here asserts a speed: the machine is shared and noisy. */
 #include <dirent.h>
 #include <math.h>
 #include <sched.h>
@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../harness/args.h"
 #include "../../harness/pmu.h"
 #include "../../harness/results.h"
 #include "../../harness/sysctl.h"
@@ -416,8 +417,36 @@ static void test_results_files(void)
     CHECK(system(cmd) == 0, "cleanup");
 }
 
+/* Each buffer size, each string: the quoted text stays inside the buffer
+ * (the bytes after it untouched), quoted, and cut with "..." when long. */
+static void test_quoting(void)
+{
+    char s[64], buf[128], want[16];
+    CASE("quoted values stay in their buffer, whatever they hold");
+    for (int fill = 0; fill < 3; fill++) {
+        memset(s, fill == 0 ? 'a' : fill == 1 ? '\n' : 0xff, sizeof s - 1);
+        s[sizeof s - 1] = '\0';
+        for (size_t len = 0; len <= 40; len++) {
+            memset(buf, '#', sizeof buf);
+            cli_quote(s, buf, len);
+            int inside = 1;
+            for (size_t i = len; i < sizeof buf; i++)
+                inside &= buf[i] == '#';
+            size_t n = len ? strnlen(buf, len) : 0;
+            CHECK(inside && (len == 0 || n < len), "fill %d, %zu bytes: "
+                  "wrote past the buffer", fill, len);
+            CHECK(n == 0 || (buf[0] == '\'' && buf[n - 1] == '\'' &&
+                             n >= 5 && !memcmp(buf + n - 4, "...", 3)),
+                  "fill %d, %zu bytes: '%.*s'", fill, len, (int)n, buf);
+        }
+    }
+    snprintf(want, sizeof want, "'a\\x0ab'");
+    CHECK(!strcmp(cli_quote("a\nb", buf, sizeof buf), want), "got %s", buf);
+}
+
 int main(void)
 {
+    test_quoting();
     test_pinning();
     test_timer();
     test_software_events();

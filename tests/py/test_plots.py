@@ -123,6 +123,22 @@ def test_a_benchmark_that_failed_is_a_row_saying_why():
 
 
 def test_a_shared_cpu_is_called_out():
+    """From the sampling counters; cpu_time and real_time are both the
+    median time per call, equal whatever the CPU share."""
+    doc = load_document(BASE)
+    for b in doc["benchmarks"]:
+        b["cpu_time"] = b["real_time"] = 100.0
+        b["sampling_seconds"] = b["sampling_cpu_seconds"] = 0.5
+    assert results.parse(doc, "quiet").contention() is None
+    for b in doc["benchmarks"]:
+        b["sampling_cpu_seconds"] = 0.25
+    warning = results.parse(doc, "busy").contention()
+    assert warning.startswith("busy: the benchmarks had their CPU only 50%")
+
+
+def test_a_shared_cpu_is_called_out_in_older_results():
+    """Files from before the sampling counters: Google Benchmark's times
+    of the whole sampling."""
     doc = load_document(BASE)
     for b in doc["benchmarks"]:
         b["cpu_time"] = b["real_time"]

@@ -101,12 +101,14 @@ class Results:
              if name.startswith(variant + "/")), None)
 
     def cpu_share(self):
-        """The median over benchmarks of cpu_time / real_time: the share of
-        the wall time the benchmark thread was on its CPU. Well under 1
-        means something else ran on the pinned CPU, inflating every time."""
-        shares = [run.median("cpu_time") / run.median("real_time")
-                  for run in self.runs.values()
-                  if run.median("real_time") and run.median("cpu_time")]
+        """The median over benchmarks of the share of the sampling's wall
+        time the benchmark thread was on its CPU: sampling_cpu_seconds /
+        sampling_seconds (in files written before those counters, when
+        Google Benchmark's cpu_time and real_time timed the whole sampling,
+        their ratio). Well under 1 means something else ran on the pinned
+        CPU, inflating every time."""
+        shares = [share for run in self.runs.values()
+                  if (share := _on_cpu(run)) is not None]
         return statistics.median(shares) if shares else None
 
     def contention(self):
@@ -115,7 +117,8 @@ class Results:
         if share is None or share >= SHARED_CPU_BELOW:
             return None
         return (f"{self.path}: the benchmarks had their CPU only "
-                f"{share:.0%} of the time (cpu_time/real_time), so another "
+                f"{share:.0%} of the time (sampling_cpu_seconds over "
+                f"sampling_seconds), so another "
                 f"process shared the pinned CPU and every time is inflated: "
                 f"rerun on a quiet machine, or on another CPU (CPU=n)")
 
@@ -123,6 +126,15 @@ class Results:
         """The error a size of kernel@isa stopped with, or None."""
         return next((message for key, message in sorted(self.errors.items())
                      if (key.kernel, key.isa) == (kernel, isa)), None)
+
+
+def _on_cpu(run):
+    """run's thread CPU time over its wall time while sampling, or None."""
+    cpu, wall = ("sampling_cpu_seconds", "sampling_seconds") \
+        if run.median("sampling_seconds") else ("cpu_time", "real_time")
+    if run.median(wall) and run.median(cpu):
+        return run.median(cpu) / run.median(wall)
+    return None
 
 
 def skipped_reasons(text):

@@ -50,7 +50,8 @@ def short_number(value):
 
 
 def bytes_per_second(ns_per_byte):
-    """Throughput from the TSC-timed ns/byte. (Google Benchmark's own
-    bytes_per_second divides by process CPU time, which is not the clock
-    the harness times with.)"""
+    """Throughput from the TSC-timed ns/byte, as the results'
+    bytes_per_second counter has it (in files from before, that counter was
+    Google Benchmark's, over the thread's CPU time of the whole sampling:
+    not the clock the harness times with)."""
     return 1e9 / ns_per_byte if ns_per_byte else None
