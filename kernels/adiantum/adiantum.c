@@ -15,8 +15,12 @@
  *
  * The AES-256 block, one per message, is the best AES row this CPU has,
  * whatever the level of the rest (aes_from NULL). The generic row takes
- * the generic AES row, which is table-driven and leaks (aes.h), so that
- * adiantum@generic is portable C throughout. The rows need what their
+ * the best AES row from ssse3 down: the constant-time vector-permute AES
+ * where SSSE3 exists, which every x86-64 CPU since 2006 has, and the
+ * table-driven generic AES, which leaks (aes.h), only where it does not.
+ * adiantum@generic is then portable C but for that one block: a CPU
+ * without AES instructions is what Adiantum is for, and its block must not
+ * be the one part that leaks the key. The rows need what their
  * Poly1305 row needs. Neither the ChaCha nor the Poly1305 avx512 row is
  * zmm code alone: ChaCha runs a message's last eight or fewer blocks
  * through its ymm code (chacha_avx512.c) and Poly1305 hands mid-length
@@ -27,7 +31,7 @@ const adiantum_impl adiantum_impls[] = {
       NULL },
     { { "avx2", CPU_AVX2 }, "avx2", "avx2", "avx2", NULL },
     { { "sse2", CPU_SSE2 }, "sse2", "sse2", "generic", NULL },
-    { { "generic", 0 }, "generic", "generic", "generic", "generic" },
+    { { "generic", 0 }, "generic", "generic", "generic", "ssse3" },
     { { NULL, 0 }, NULL, NULL, NULL, NULL },
 };
 

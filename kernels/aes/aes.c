@@ -3,7 +3,7 @@
  * lengths block and tag, and partial last blocks. The ISA functions they
  * call only ever see whole blocks, and are not called for none: an x86
  * function sets up its frame and vectors before it looks at the count,
- * which was over half of an 8-byte CTR message's ticks on vaes-avx512. */
+ * which measured over half of an 8-byte CTR message's ticks on vaes-avx512. */
 #include <string.h>
 
 #include "aes_internal.h"
@@ -92,8 +92,8 @@ void aes_xctr_polyval_xor(const aes_impl *impl, const aes_key *k,
  * before them, all of the message's output, have left the core: the
  * stealing's two blocks, already a chain, then wait for the whole message.
  * So a block is put together in a register and stored once
- * (aes_load_block, aes_store_block). With byte copies, a 509-byte XTS
- * decryption on vaes-avx512 took 1.45 times these ticks.
+ * (aes_load_block, aes_store_block); byte copies measured much slower
+ * (docs/results/2026-12-01-intel-xeon-6-207.md).
  *
  * merge_block: dst = its first d bytes (0 < d < 16), then the rest of
  * rest's. */

@@ -28,8 +28,8 @@
  * are cut to those blocks (V_LOAD_PART, V_STORE_PART), not through a
  * buffer on the stack: a vector load of blocks just copied in cannot take
  * its data from the copy's narrower stores and waits for them to retire
- * (with the buffer, vaes-avx512 took 1.2 times vaes-avx2's ticks for a
- * 509-byte CBC decryption). A single block through ECB (aes.c's tweaks
+ * (measured: slower by a fifth at 509 bytes; figures in
+ * docs/results/2026-12-01-intel-xeon-6-207.md). A single block through ECB (aes.c's tweaks
  * and tags) or XTS takes the 128-bit AES-NI forms, which every VAES CPU
  * has, in the same function: no setup of a vector for one lane (CTR and
  * CBC still build one). Nothing hands work to another ISA's functions. */
@@ -539,7 +539,7 @@ void AESX_FN(aes_cbc_decrypt)(const aes_key *k, uint8_t iv[16], uint8_t *out,
  * - one block per vector (aesni): in general-purpose registers, where the
  *   integer units are otherwise idle, written to a buffer one chunk ahead of
  *   the vectors that load it, so the vector units only xor tweaks in and
- *   out (with vector multiplies instead, aesni ran 25% slower);
+ *   out (vector multiplies instead measured slower);
  * - several blocks per vector: in the vectors (sixteen or more scalar
  *   tweaks per batch would crowd the front end). A batch's first
  *   XTS_BASES vectors of tweaks (its first 8 blocks') are the bases;
@@ -551,8 +551,8 @@ void AESX_FN(aes_cbc_decrypt)(const aes_key *k, uint8_t iv[16], uint8_t *out,
  *   Lake (the AVX-512 host here is family 6 model 207; llvm-mca-19's
  *   sapphirerapids model agrees) vpsllq/vpsrlq on zmm issue only to port
  *   0, as VAESENC on zmm does, while byte shifts and VPCLMULQDQ go to
- *   port 5. With a bit shift in every tweak vector, vaes-avx512 XTS took
- *   1.33 times CTR's ticks per byte at 16 KiB; now about 1.03 times. */
+ *   port 5. A bit shift in every tweak vector measured a third slower
+ *   (docs/results/2026-12-01-intel-xeon-6-207.md). */
 
 typedef struct xts_tweak {
     uint64_t lo, hi;
@@ -955,9 +955,9 @@ AESX_INLINE blk gcm_encrypt_batches(const aes_key *k, const ghash_key *g,
 
 /* Under two whole batches the batches are halved, so that a message of
  * one to two batches (576 bytes on vaes-avx512) is still encrypted and
- * hashed together: as one batch of 32 blocks it is hashed after, and at
- * 576 bytes vaes-avx512 took 1.00-1.03 times vaes-avx2's ticks (0.9 times
- * with half batches). */
+ * hashed together: as one batch of 32 blocks it is hashed after, and
+ * measured no faster than vaes-avx2 there (figures in
+ * docs/results/2026-12-01-intel-xeon-6-207.md). */
 AESX_INLINE void gcm_encrypt_blocks(const aes_key *k, const ghash_key *g,
                                     uint8_t ctr[16], uint8_t y[16],
                                     uint8_t *out, const uint8_t *in,
