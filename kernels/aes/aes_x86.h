@@ -29,10 +29,10 @@
  * buffer on the stack: a vector load of blocks just copied in cannot take
  * its data from the copy's narrower stores and waits for them to retire
  * (measured: slower by a fifth at 509 bytes; figures in
- * docs/results/2026-12-01-intel-xeon-6-207.md). A single block through ECB (aes.c's tweaks
- * and tags) or XTS takes the 128-bit AES-NI forms, which every VAES CPU
- * has, in the same function: no setup of a vector for one lane (CTR and
- * CBC still build one). Nothing hands work to another ISA's functions. */
+ * docs/results/2026-12-01-intel-xeon-6-207.md). A single block through
+ * ECB (aes.c's tweaks and tags) or XTS takes the 128-bit AES-NI forms,
+ * which every VAES CPU has, in the same function: no setup of a vector for
+ * one lane (CTR and CBC still build one). Nothing hands work to another ISA's functions. */
 #include <immintrin.h>
 #include <string.h>
 
