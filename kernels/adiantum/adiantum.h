@@ -1,5 +1,5 @@
 /* Adiantum (Crowley and Biggers, "Adiantum: length-preserving encryption
- * for entry-level processors", ToSC 2018 issue 4): a tweakable,
+ * for entry-level processors", ToSC 2018, no. 4): a tweakable,
  * length-preserving cipher for messages of at least 16 bytes, Linux's disk
  * and file mode (dm-crypt, fscrypt) for CPUs without AES instructions.
  *
