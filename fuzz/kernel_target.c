@@ -138,7 +138,7 @@ static int read_case(const uint8_t *data, size_t size, fuzz_case *c)
     for (const kernel_arg *arg = kernel_spec(target); arg->option; arg++)
         if (arg->option != KOPT_DECRYPT)
             read_option(&r, c, arg);
-    if (kernel_tag_len(target)) {
+    if (kernel_tag_len(target, &c->a)) {
         c->change = (unsigned)(take(&r, 1) % N_CHANGES);
         c->where = (unsigned)take(&r, 2);
         c->flip = (unsigned)take(&r, 1) | 1;
@@ -285,7 +285,7 @@ static void refuse_changed(const kernel *k, const isa_variant *v, void *ctx)
 static void fuzz_aead(fuzz_case *c)
 {
     uint8_t *sealed, *opened, aad[MAX_OPTION_BYTES + 1];
-    size_t sealed_len, opened_len, tag = kernel_tag_len(target);
+    size_t sealed_len, opened_len, tag = kernel_tag_len(target, &c->a);
     kernel_args open = c->a;
     open.decrypt = KERNEL_FLAG;
     generic_output(&c->a, c->msg, c->len, &sealed, &sealed_len);
@@ -354,7 +354,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     n_peers = t->n_peers;
     fuzz_case *c = calloc(1, sizeof *c);
     if (read_case(data, size, c) == 0) {
-        if (kernel_tag_len(target)) {
+        if (kernel_tag_len(target, &c->a)) {
             fuzz_aead(c);
         } else {
             uint8_t *want;

@@ -47,6 +47,18 @@ AES_DECLARE_GHASH(aesni);
 AES_DECLARE_GHASH(vaes_avx2);
 AES_DECLARE_GHASH(vaes_avx512);
 
+/* Calls CALL(nr) with the key's round count as a constant, so that an ISA
+ * function compiled once per key size has its round loops unrolled fully
+ * and each state vector kept in its register (aes_x86.h, aes_ssse3.c). */
+#define AES_BY_ROUNDS(k, CALL)                                                \
+    do {                                                                      \
+        switch ((k)->rounds) {                                                \
+        case 10: CALL(10); break;                                             \
+        case 12: CALL(12); break;                                             \
+        default: CALL(14); break;                                             \
+        }                                                                     \
+    } while (0)
+
 /* The table row of an ISA (aes.c's table; the tests' emulated row): its
  * functions, the GHASH it uses (its own, or the portable one), and its
  * XCTR with POLYVAL where it has one (or NULL). */

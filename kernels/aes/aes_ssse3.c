@@ -34,17 +34,6 @@
 
 typedef __m128i blk;
 
-/* Calls CALL(nr) with the key's round count as a constant, so that the
- * rounds unroll and each round's masks are known (as in aes_x86.h). */
-#define AES_SSSE3_BY_ROUNDS(k, CALL)                                          \
-    do {                                                                      \
-        switch ((k)->rounds) {                                                \
-        case 10: CALL(10); break;                                             \
-        case 12: CALL(12); break;                                             \
-        default: CALL(14); break;                                             \
-        }                                                                     \
-    } while (0)
-
 /* Runs STEP(n) on whole batches of AES_SSSE3_NVEC blocks, then on 4, 2, 1;
  * STEP advances the pointers and leaves nblocks at 0. */
 #define AES_SSSE3_BATCHES(nblocks, STEP)                                      \
@@ -277,7 +266,7 @@ void aes_encrypt_ssse3(const aes_key *k, uint8_t *out, const uint8_t *in,
                        size_t nblocks)
 {
 #define ECB_ENC(nr) ecb_blocks_ssse3(k, out, in, nblocks, nr, 0)
-    AES_SSSE3_BY_ROUNDS(k, ECB_ENC);
+    AES_BY_ROUNDS(k, ECB_ENC);
 #undef ECB_ENC
 }
 
@@ -285,7 +274,7 @@ void aes_decrypt_ssse3(const aes_key *k, uint8_t *out, const uint8_t *in,
                        size_t nblocks)
 {
 #define ECB_DEC(nr) ecb_blocks_ssse3(k, out, in, nblocks, nr, 1)
-    AES_SSSE3_BY_ROUNDS(k, ECB_DEC);
+    AES_BY_ROUNDS(k, ECB_DEC);
 #undef ECB_DEC
 }
 
@@ -346,7 +335,7 @@ void aes_ctr_ssse3(const aes_key *k, uint8_t ctr[16], uint8_t *out,
                    const uint8_t *in, size_t nblocks)
 {
 #define CTR_CALL(nr) ctr_blocks_ssse3(k, ctr, out, in, nblocks, nr)
-    AES_SSSE3_BY_ROUNDS(k, CTR_CALL);
+    AES_BY_ROUNDS(k, CTR_CALL);
 #undef CTR_CALL
 }
 
@@ -383,7 +372,7 @@ void aes_xctr_ssse3(const aes_key *k, const uint8_t nonce[16], uint64_t first,
                     uint8_t *out, const uint8_t *in, size_t nblocks)
 {
 #define XCTR_CALL(nr) xctr_blocks_ssse3(k, nonce, first, out, in, nblocks, nr)
-    AES_SSSE3_BY_ROUNDS(k, XCTR_CALL);
+    AES_BY_ROUNDS(k, XCTR_CALL);
 #undef XCTR_CALL
 }
 
@@ -406,7 +395,7 @@ void aes_cbc_encrypt_ssse3(const aes_key *k, uint8_t iv[16], uint8_t *out,
                            const uint8_t *in, size_t nblocks)
 {
 #define CBC_ENC(nr) cbc_encrypt_blocks_ssse3(k, iv, out, in, nblocks, nr)
-    AES_SSSE3_BY_ROUNDS(k, CBC_ENC);
+    AES_BY_ROUNDS(k, CBC_ENC);
 #undef CBC_ENC
 }
 
@@ -444,7 +433,7 @@ void aes_cbc_decrypt_ssse3(const aes_key *k, uint8_t iv[16], uint8_t *out,
                            const uint8_t *in, size_t nblocks)
 {
 #define CBC_DEC(nr) cbc_decrypt_blocks_ssse3(k, iv, out, in, nblocks, nr)
-    AES_SSSE3_BY_ROUNDS(k, CBC_DEC);
+    AES_BY_ROUNDS(k, CBC_DEC);
 #undef CBC_DEC
 }
 
@@ -493,7 +482,7 @@ void aes_xts_encrypt_ssse3(const aes_key *k, uint8_t tweak[16], uint8_t *out,
                            const uint8_t *in, size_t nblocks)
 {
 #define XTS_ENC(nr) xts_blocks_ssse3(k, tweak, out, in, nblocks, nr, 0)
-    AES_SSSE3_BY_ROUNDS(k, XTS_ENC);
+    AES_BY_ROUNDS(k, XTS_ENC);
 #undef XTS_ENC
 }
 
@@ -501,7 +490,7 @@ void aes_xts_decrypt_ssse3(const aes_key *k, uint8_t tweak[16], uint8_t *out,
                            const uint8_t *in, size_t nblocks)
 {
 #define XTS_DEC(nr) xts_blocks_ssse3(k, tweak, out, in, nblocks, nr, 1)
-    AES_SSSE3_BY_ROUNDS(k, XTS_DEC);
+    AES_BY_ROUNDS(k, XTS_DEC);
 #undef XTS_DEC
 }
 
@@ -539,7 +528,7 @@ static void gcm_ctr_ssse3(const aes_key *k, uint8_t ctr[16], uint8_t *out,
                           const uint8_t *in, size_t nblocks)
 {
 #define GCM_CTR(nr) gcm_ctr_blocks_ssse3(k, ctr, out, in, nblocks, nr)
-    AES_SSSE3_BY_ROUNDS(k, GCM_CTR);
+    AES_BY_ROUNDS(k, GCM_CTR);
 #undef GCM_CTR
 }
 

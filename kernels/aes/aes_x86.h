@@ -52,18 +52,6 @@
 
 typedef __m128i blk;
 
-/* Calls CALL(nr) with the key's round count as a constant: each exported
- * function is compiled once per key size, so that the round loops unroll
- * fully and every state vector keeps its register. */
-#define AESX_BY_ROUNDS(k, CALL)                                               \
-    do {                                                                      \
-        switch ((k)->rounds) {                                                \
-        case 10: CALL(10); break;                                             \
-        case 12: CALL(12); break;                                             \
-        default: CALL(14); break;                                             \
-        }                                                                     \
-    } while (0)
-
 /* Runs STEP(n) on batches of n vectors: whole batches of AESX_NVEC, then at
  * most one each of 4, 2 and 1; leaves nblocks < LANES. STEP advances the
  * pointers. */
@@ -266,7 +254,7 @@ void AESX_FN(aes_encrypt)(const aes_key *k, uint8_t *out, const uint8_t *in,
                           size_t nblocks)
 {
 #define ECB_ENC(nr) ecb_blocks(k, out, in, nblocks, nr, 0)
-    AESX_BY_ROUNDS(k, ECB_ENC);
+    AES_BY_ROUNDS(k, ECB_ENC);
 #undef ECB_ENC
 }
 
@@ -274,7 +262,7 @@ void AESX_FN(aes_decrypt)(const aes_key *k, uint8_t *out, const uint8_t *in,
                           size_t nblocks)
 {
 #define ECB_DEC(nr) ecb_blocks(k, out, in, nblocks, nr, 1)
-    AESX_BY_ROUNDS(k, ECB_DEC);
+    AES_BY_ROUNDS(k, ECB_DEC);
 #undef ECB_DEC
 }
 
@@ -329,7 +317,7 @@ void AESX_FN(aes_ctr)(const aes_key *k, uint8_t ctr[16], uint8_t *out,
                       const uint8_t *in, size_t nblocks)
 {
 #define CTR_CALL(nr) ctr_blocks(k, ctr, out, in, nblocks, nr)
-    AESX_BY_ROUNDS(k, CTR_CALL);
+    AES_BY_ROUNDS(k, CTR_CALL);
 #undef CTR_CALL
 }
 
@@ -368,7 +356,7 @@ void AESX_FN(aes_xctr)(const aes_key *k, const uint8_t nonce[16],
                        size_t nblocks)
 {
 #define XCTR_CALL(nr) xctr_blocks(k, nonce, first, out, in, nblocks, nr)
-    AESX_BY_ROUNDS(k, XCTR_CALL);
+    AES_BY_ROUNDS(k, XCTR_CALL);
 #undef XCTR_CALL
 }
 
@@ -454,7 +442,7 @@ void AESX_FN(aes_xctr_polyval)(const aes_key *k, const polyval_key *pk,
 {
 #define XCTR_PV_CALL(nr)                                                      \
     xctr_polyval_blocks(k, pk, nonce, first, acc, out, in, nblocks, nr)
-    AESX_BY_ROUNDS(k, XCTR_PV_CALL);
+    AES_BY_ROUNDS(k, XCTR_PV_CALL);
 #undef XCTR_PV_CALL
 }
 
@@ -484,7 +472,7 @@ void AESX_FN(aes_cbc_encrypt)(const aes_key *k, uint8_t iv[16], uint8_t *out,
                               const uint8_t *in, size_t nblocks)
 {
 #define CBC_ENC(nr) cbc_encrypt_blocks(k, iv, out, in, nblocks, nr)
-    AESX_BY_ROUNDS(k, CBC_ENC);
+    AES_BY_ROUNDS(k, CBC_ENC);
 #undef CBC_ENC
 }
 
@@ -529,7 +517,7 @@ void AESX_FN(aes_cbc_decrypt)(const aes_key *k, uint8_t iv[16], uint8_t *out,
                               const uint8_t *in, size_t nblocks)
 {
 #define CBC_DEC(nr) cbc_decrypt_blocks(k, iv, out, in, nblocks, nr)
-    AESX_BY_ROUNDS(k, CBC_DEC);
+    AES_BY_ROUNDS(k, CBC_DEC);
 #undef CBC_DEC
 }
 
@@ -776,7 +764,7 @@ void AESX_FN(aes_xts_encrypt)(const aes_key *k, uint8_t tweak[16],
                               uint8_t *out, const uint8_t *in, size_t nblocks)
 {
 #define XTS_ENC(nr) xts_blocks(k, tweak, out, in, nblocks, nr, 0)
-    AESX_BY_ROUNDS(k, XTS_ENC);
+    AES_BY_ROUNDS(k, XTS_ENC);
 #undef XTS_ENC
 }
 
@@ -784,7 +772,7 @@ void AESX_FN(aes_xts_decrypt)(const aes_key *k, uint8_t tweak[16],
                               uint8_t *out, const uint8_t *in, size_t nblocks)
 {
 #define XTS_DEC(nr) xts_blocks(k, tweak, out, in, nblocks, nr, 1)
-    AESX_BY_ROUNDS(k, XTS_DEC);
+    AES_BY_ROUNDS(k, XTS_DEC);
 #undef XTS_DEC
 }
 
@@ -1014,7 +1002,7 @@ void AESX_FN(aes_gcm_encrypt)(const aes_key *k, const ghash_key *g,
                               const uint8_t *in, size_t nblocks)
 {
 #define GCM_ENC(nr) gcm_encrypt_blocks(k, g, ctr, y, out, in, nblocks, nr)
-    AESX_BY_ROUNDS(k, GCM_ENC);
+    AES_BY_ROUNDS(k, GCM_ENC);
 #undef GCM_ENC
 }
 
@@ -1023,6 +1011,6 @@ void AESX_FN(aes_gcm_decrypt)(const aes_key *k, const ghash_key *g,
                               const uint8_t *in, size_t nblocks)
 {
 #define GCM_DEC(nr) gcm_decrypt_blocks(k, g, ctr, y, out, in, nblocks, nr)
-    AESX_BY_ROUNDS(k, GCM_DEC);
+    AES_BY_ROUNDS(k, GCM_DEC);
 #undef GCM_DEC
 }
