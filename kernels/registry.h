@@ -18,7 +18,7 @@
     X(aes128_gcm) X(aes256_gcm)                                              \
     X(aes128_xctr) X(aes256_xctr)                                            \
     X(aes128_hctr2) X(aes256_hctr2)                                          \
-    X(adiantum) X(adiantum20) X(adiantum8)                                   \
+    X(adiantum) X(adiantum20) X(adiantum8) X(nh)                             \
     X(poly1305) X(chacha20_poly1305) X(xchacha20_poly1305)                   \
     X(polyval)                                                               \
     X(aegis128l) X(aegis256) X(aegis128x2) X(aegis128x4)                     \

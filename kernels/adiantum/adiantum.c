@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../kernel.h"
+#include "../registry.h"
 #include "adiantum_known_answers.h"
 
 /* Each row pairs the ChaCha, NH and Poly1305 rows of one ISA level.
@@ -292,7 +293,33 @@ static int adiantum_known_answer(const kernel *k, const isa_variant *v,
     return 0;
 }
 
-#define ADIANTUM_KERNEL(var, kname, r)                                        \
+/* An auto row: the XChaCha, NH and Poly1305 rows measured fastest here,
+ * and the AES row measured fastest unless that is the table-driven
+ * generic one, which leaks the key: then the AES adiantum@generic takes,
+ * the best from ssse3 down (the constant-time AES wherever SSSE3 exists),
+ * so that auto never runs a leaking block where no row of the table
+ * would. The block is one per message, so little speed is given up. */
+static void adiantum_compose(const kernel *k, const isa_variant *const part[],
+                             isa_variant *row)
+{
+    adiantum_impl *impl = (adiantum_impl *)row;
+    const adiantum_impl *generic =
+        (const adiantum_impl *)kernel_generic_variant(k);
+    impl->chacha_isa = part[0]->isa;
+    impl->nh_isa = part[1]->isa;
+    impl->poly1305_isa = part[2]->isa;
+    impl->aes_from = part[3] == kernel_generic_variant(&kernel_aes256_ctr)
+                         ? generic->aes_from
+                         : part[3]->isa;
+}
+
+/* The parts are what a message's work calls: XChaCha at the kernel's round
+ * count, NH as Adiantum's message hash runs it (the nh kernel), Poly1305,
+ * and AES-256. No kernel times one AES block alone, so aes256-ctr stands
+ * for it: timed, as every part is, at the message's length, it ranks the
+ * AES rows by their bulk speed, where a message here encrypts one block
+ * (docs/auto.md's limits). */
+#define ADIANTUM_KERNEL(var, kname, r, xchacha)                               \
     const kernel var = {                                                      \
         .name = kname,                                                        \
         .family = "adiantum",                                                 \
@@ -308,8 +335,11 @@ static int adiantum_known_answer(const kernel *k, const isa_variant *v,
         .known_answer = adiantum_known_answer,                                \
         .prepare = adiantum_prepare,                                          \
         .release = adiantum_release,                                          \
+        .parts = { &kernel_##xchacha, &kernel_nh, &kernel_poly1305,           \
+                   &kernel_aes256_ctr },                                      \
+        .compose = adiantum_compose,                                          \
     }
 
-ADIANTUM_KERNEL(kernel_adiantum, "adiantum", 12);
-ADIANTUM_KERNEL(kernel_adiantum20, "adiantum20", 20);
-ADIANTUM_KERNEL(kernel_adiantum8, "adiantum8", 8);
+ADIANTUM_KERNEL(kernel_adiantum, "adiantum", 12, xchacha12);
+ADIANTUM_KERNEL(kernel_adiantum20, "adiantum20", 20, xchacha20);
+ADIANTUM_KERNEL(kernel_adiantum8, "adiantum8", 8, xchacha8);

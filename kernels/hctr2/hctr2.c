@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "../kernel.h"
+#include "../registry.h"
 
 /* Each row pairs the AES and POLYVAL rows of one level, and needs what
  * both need (test_hctr2 checks that it asks for at least that). */
@@ -31,6 +32,23 @@ const hctr2_impl hctr2_impls[] = {
     { { "generic", 0 }, "generic", "generic" },
     { { NULL, 0 }, NULL, NULL },
 };
+
+/* The fused pass is the AES row's own loop over its own level's POLYVAL
+ * multiply: beside a POLYVAL row of another level (AES-NI's pass with the
+ * vpclmul-avx512 POLYVAL an auto row may pair it with) it would not run the
+ * POLYVAL row that was chosen, so such a pair runs the two passes apart. */
+int hctr2_fused(const hctr2_impl *impl)
+{
+    const aes_impl *aes = (const aes_impl *)isa_table_find(
+        &aes_impls[0].v, sizeof aes_impls[0], impl->aes_isa);
+    if (!aes->xctr_polyval)
+        return 0;
+    for (const hctr2_impl *row = hctr2_impls; row->v.isa; row++)
+        if (!strcmp(row->aes_isa, impl->aes_isa) &&
+            !strcmp(row->polyval_isa, impl->polyval_isa))
+            return 1;
+    return 0;
+}
 
 static void xor_block(uint8_t out[16], const uint8_t a[16],
                       const uint8_t b[16])
@@ -48,6 +66,7 @@ int hctr2_setup(const hctr2_impl *impl, hctr2_key *key, const uint8_t *k,
     key->aes_impl = (const aes_impl *)isa_table_find(
         &aes_impls[0].v, sizeof aes_impls[0], impl->aes_isa);
     key->polyval_impl = polyval_find(impl->polyval_isa);
+    key->fused = hctr2_fused(impl);
     aes_setup(key->aes_impl, &key->aes, k, key_len);
     key->aes_impl->encrypt(&key->aes, h, block, 1);
     block[0] = 1;
@@ -120,7 +139,7 @@ static void hctr2_crypt(const hctr2_key *key, uint8_t *out, const uint8_t *in,
     xor_block(s, x, y);
     xor_block(s, s, key->l);
     memcpy(h, prefix, sizeof h);
-    if (aes->xctr_polyval) {
+    if (key->fused) {
         /* One pass: XCTR and the hash of its whole blocks, then of the
          * partial one with HCTR2's padding. */
         aes_xctr_polyval_xor(aes, &key->aes, &key->h, h,
@@ -266,7 +285,21 @@ static int hctr2_known_answer(const kernel *k, const isa_variant *v,
     return 0;
 }
 
-#define HCTR2_KERNEL(var, kname, key_bytes)                                   \
+/* An auto row: the XCTR and POLYVAL rows measured fastest here, in one
+ * pass where both are one level's that has it (hctr2_fused), else in two:
+ * XCTR, then POLYVAL over what it wrote. */
+static void hctr2_compose(const kernel *k, const isa_variant *const part[],
+                          isa_variant *row)
+{
+    hctr2_impl *impl = (hctr2_impl *)row;
+    (void)k;
+    impl->aes_isa = part[0]->isa;
+    impl->polyval_isa = part[1]->isa;
+}
+
+/* The parts are XCTR at the kernel's key size (its one block at E and D
+ * is the same AES row's) and POLYVAL. */
+#define HCTR2_KERNEL(var, kname, key_bytes, xctr)                             \
     const kernel var = {                                                      \
         .name = kname,                                                        \
         .family = "hctr2",                                                    \
@@ -283,7 +316,9 @@ static int hctr2_known_answer(const kernel *k, const isa_variant *v,
         .known_answer = hctr2_known_answer,                                   \
         .prepare = hctr2_prepare,                                             \
         .release = hctr2_release,                                             \
+        .parts = { &kernel_##xctr, &kernel_polyval },                         \
+        .compose = hctr2_compose,                                             \
     }
 
-HCTR2_KERNEL(kernel_aes128_hctr2, "aes128-hctr2", 16);
-HCTR2_KERNEL(kernel_aes256_hctr2, "aes256-hctr2", 32);
+HCTR2_KERNEL(kernel_aes128_hctr2, "aes128-hctr2", 16, aes128_xctr);
+HCTR2_KERNEL(kernel_aes256_hctr2, "aes256-hctr2", 32, aes256_xctr);

@@ -6,7 +6,8 @@
  *
  * Built from the AES table (one block of AES and XCTR, kernels/aes) and
  * the POLYVAL table (kernels/polyval), with no code of its own per ISA: a
- * row pairs an AES row with a POLYVAL row of the same level. The ssse3
+ * row pairs an AES row with a POLYVAL row of the same level (at
+ * --isa=auto, the XCTR and POLYVAL rows measured fastest). The ssse3
  * row is the constant-time software one (AES by vector permute, POLYVAL
  * generic); generic pairs the T-table AES, which leaks, with POLYVAL
  * generic. */
@@ -30,6 +31,11 @@ typedef struct hctr2_impl {
 /* Best first, generic last, ended by a row with v.isa == NULL. */
 extern const hctr2_impl hctr2_impls[];
 
+/* Whether impl runs XCTR and POLYVAL in one pass (the AES row's
+ * xctr_polyval): only where a row of hctr2_impls pairs the same AES and
+ * POLYVAL rows, one level's, and that AES row has the pass. */
+int hctr2_fused(const hctr2_impl *impl);
+
 /* A key for one row: the AES key, POLYVAL's key h = E(0) and L = E(1)
  * (0 and 1 as 128-bit little-endian integers). */
 typedef struct hctr2_key {
@@ -38,6 +44,7 @@ typedef struct hctr2_key {
     _Alignas(16) uint8_t l[HCTR2_BLOCK_BYTES];
     const aes_impl *aes_impl;
     const polyval_impl *polyval_impl;
+    int fused; /* hctr2_fused(the row) */
 } hctr2_key;
 
 /* key_len is 16 or 32 (AES-128 or AES-256); returns -1 otherwise. */

@@ -9,9 +9,11 @@
 #include <string.h>
 
 #include "../../harness/autoisa.h"
+#include "../../kernels/adiantum/adiantum.h"
 #include "../../kernels/aead/aead.h"
 #include "../../kernels/aes/aes.h"
 #include "../../kernels/cgo/cgo.h"
+#include "../../kernels/hctr2/hctr2.h"
 #include "../../kernels/lioness/lioness.h"
 #include "../../kernels/registry.h"
 #include "check.h"
@@ -139,6 +141,17 @@ static const char *part_isa_of(const kernel *k, const isa_variant *row,
         const cgo_impl *impl = (const cgo_impl *)row;
         return i == 0 ? impl->aes_isa : impl->polyval_isa;
     }
+    if (!strcmp(k->family, "adiantum")) {
+        const adiantum_impl *impl = (const adiantum_impl *)row;
+        const char *isa[] = { impl->chacha_isa, impl->nh_isa,
+                              impl->poly1305_isa,
+                              adiantum_parts_of(impl).aes->v.isa };
+        return isa[i];
+    }
+    if (!strcmp(k->family, "hctr2")) {
+        const hctr2_impl *impl = (const hctr2_impl *)row;
+        return i == 0 ? impl->aes_isa : impl->polyval_isa;
+    }
     if (!strcmp(k->family, "tor1") || k == &kernel_tor_relay_cell) {
         const aes_impl *impl = (const aes_impl *)row;
         for (size_t j = 0; aes_impls[j].v.isa; j++)
@@ -147,6 +160,18 @@ static const char *part_isa_of(const kernel *k, const isa_variant *row,
                 return aes_impls[j].v.isa;
     }
     return NULL;
+}
+
+/* The row of part i that k's row runs when want wins: want, but for
+ * Adiantum's AES, which takes adiantum@generic's constant-time one where
+ * the table-driven generic AES wins (adiantum_compose). */
+static const char *expected_isa(const kernel *k, size_t i,
+                                const isa_variant *want)
+{
+    if (!strcmp(k->family, "adiantum") && k->parts[i] == &kernel_aes256_ctr &&
+        want == kernel_generic_variant(&kernel_aes256_ctr))
+        return cpu_supports(CPU_SSSE3) ? "ssse3" : "generic";
+    return want->isa;
 }
 
 /* Each part's favourite is what the composite's row runs. The model
@@ -178,8 +203,9 @@ static void test_composite_takes_winners(const kernel *k, int flip)
         const char *got = part_isa_of(k, row, i);
         CHECK(got != NULL, "test_autoisa does not know %s's row type: add "
               "it to part_isa_of", k->name);
-        CHECK(!got || !strcmp(got, want[i]->isa), "part %s runs %s, not %s",
-              k->parts[i]->name, got, want[i]->isa);
+        CHECK(!got || !strcmp(got, expected_isa(k, i, want[i])),
+              "part %s runs %s, not %s", k->parts[i]->name, got,
+              expected_isa(k, i, want[i]));
         CHECK(cpu_supports(row->required) &&
                   (row->required & want[i]->required) == want[i]->required,
               "the row does not require what %s@%s does",
@@ -372,6 +398,158 @@ static void test_every_combination(const kernel *k)
     free(row);
 }
 
+/* k's row over the named part rows (every row named exists). */
+static void compose_named(const kernel *k, const char *const isa[],
+                          isa_variant *row)
+{
+    const isa_variant *part[KERNEL_MAX_PARTS];
+    for (size_t i = 0; i < kernel_n_parts(k); i++)
+        part[i] = kernel_variant_find(k->parts[i], isa[i]);
+    kernel_compose(k, part, row);
+}
+
+static void test_hctr2_fused_pass(const kernel *k)
+{
+    static const struct {
+        const char *aes, *polyval;
+        int fused;
+    } pairs[] = {
+        { "vaes-avx512", "vpclmul-avx512", 1 },
+        { "vaes-avx2", "vpclmul-avx2", 1 },
+        { "aesni", "pclmul", 1 },
+        { "aesni", "vpclmul-avx512", 0 },
+        { "vaes-avx512", "pclmul", 0 },
+        { "vaes-avx2", "generic", 0 },
+        { "ssse3", "generic", 0 },
+        { "generic", "pclmul", 0 },
+    };
+    hctr2_impl row;
+    CASE("%s at auto fuses XCTR and POLYVAL only when both rows are one "
+         "level's that has the pass", k->name);
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        const char *isa[] = { pairs[i].aes, pairs[i].polyval };
+        compose_named(k, isa, &row.v);
+        CHECK(hctr2_fused(&row) == pairs[i].fused, "%s with %s: %s",
+              pairs[i].aes, pairs[i].polyval,
+              pairs[i].fused ? "two passes" : "fused");
+    }
+    for (const hctr2_impl *fixed = hctr2_impls; fixed->v.isa; fixed++)
+        CHECK(hctr2_fused(fixed) ==
+                  !strncmp(fixed->v.isa, "vaes", 4) +
+                      !strcmp(fixed->v.isa, "aesni"),
+              "%s@%s's own row: %s", k->name, fixed->v.isa,
+              hctr2_fused(fixed) ? "fused" : "two passes");
+}
+
+static void test_adiantum_block_constant_time(const kernel *k)
+{
+    const char *isa[] = { "generic", "generic", "generic", "generic" };
+    adiantum_impl row;
+    CASE("%s at auto runs adiantum@generic's constant-time AES where the "
+         "table-driven one wins", k->name);
+    compose_named(k, isa, &row.v);
+    const char *aes = adiantum_parts_of(&row).aes->v.isa;
+    CHECK(!strcmp(aes, cpu_supports(CPU_SSSE3) ? "ssse3" : "generic"),
+          "runs aes@%s", aes);
+    isa[3] = "aesni";
+    compose_named(k, isa, &row.v);
+    CHECK(!strcmp(row.aes_from, "aesni"), "an aesni winner gave %s",
+          row.aes_from);
+}
+
+/* v of k on in (len bytes; out may be in), with its key prepared. */
+static void run_row(const kernel *k, const isa_variant *v,
+                    const kernel_args *args, const uint8_t *in, size_t len,
+                    uint8_t *out)
+{
+    kernel_args a = *args;
+    kernel_prepare(k, v, &a);
+    k->run(k, v, &a, in, len, out);
+    kernel_release(k, &a);
+}
+
+#define AUTO_MAX_LEN 5000
+
+/* Lengths around Adiantum's and HCTR2's boundaries (the 16-byte block, NH's
+ * 1024-byte pieces, ChaCha's and XCTR's batches), then random ones. */
+static size_t trial_len(size_t trial, uint64_t *seed)
+{
+    static const size_t edges[] = { 16, 17, 31, 32, 33, 47, 79, 80, 81, 143,
+                                    271, 527, 1039, 1040, 1041, 2064, 4112 };
+    if (trial < sizeof edges / sizeof edges[0])
+        return edges[trial];
+    return 16 + check_random(seed) % (AUTO_MAX_LEN - 16);
+}
+
+/* Whatever auto picks (the sampler's row, and the model's mixes of
+ * levels), its output is every fixed row's: random keys, tweaks and
+ * lengths, both directions, misaligned and in place. */
+static void test_auto_equals_fixed(const kernel *k)
+{
+    static uint8_t in[AUTO_MAX_LEN + 16], want[AUTO_MAX_LEN],
+        got[AUTO_MAX_LEN + 16];
+    uint8_t key[32], tweak[40];
+    const isa_variant *rows[MAX_ROWS], *autos[3];
+    size_t n_rows, key_len = kernel_spec_find(k, KOPT_KEY)->values[0];
+    uint64_t seed = 0xa070;
+    autoisa sampled, modelled[2];
+    model m[2];
+    memset(m, 0, sizeof m);
+    CASE("%s at auto (the sampler's choice and two mixes of levels) gives "
+         "every supported row's output on random keys, tweaks and lengths",
+         k->name);
+    autoisa_init(&sampled);
+    autos[0] = autoisa_row_for(&sampled, k, 4096);
+    for (int flip = 0; flip < 2; flip++) {
+        for (size_t i = 0; i < kernel_n_parts(k); i++) {
+            size_t n = usable_rows(k->parts[i], rows);
+            favour(&m[flip], k->parts[i], rows[(i + flip) % 2 ? n - 1 : 0]);
+        }
+        autoisa_init_with(&modelled[flip], model_ticks, &m[flip]);
+        autos[1 + flip] = autoisa_row_for(&modelled[flip], k, 4096);
+    }
+    n_rows = usable_rows(k, rows);
+    for (size_t trial = 0; trial < 40; trial++) {
+        size_t len = trial_len(trial, &seed), shift = trial % 16;
+        kernel_args a = {
+            .key = KERNEL_BYTES(key, key_len),
+            .tweak = KERNEL_BYTES(tweak, check_random(&seed) % sizeof tweak),
+        };
+        if (trial % 2)
+            a.decrypt = KERNEL_FLAG;
+        check_fill_random(key, sizeof key, &seed);
+        check_fill_random(tweak, sizeof tweak, &seed);
+        check_fill_random(in + shift, len, &seed);
+        for (size_t r = 0; r < n_rows; r++) {
+            run_row(k, rows[r], &a, in + shift, len, want);
+            for (size_t x = 0; x < 3; x++) {
+                if (!CHECK(autos[x], "no auto row"))
+                    goto done;
+                /* In place every third trial, else into a buffer at
+                 * another offset. */
+                int in_place = trial % 3 == 0;
+                uint8_t *out = in_place ? got + shift : got + 15 - shift;
+                if (in_place)
+                    memcpy(out, in + shift, len);
+                run_row(k, autos[x], &a, in_place ? out : in + shift, len,
+                        out);
+                if (!CHECK(memcmp(out, want, len) == 0,
+                           "auto row %zu (%s) differs from @%s at %zu bytes, "
+                           "%s%s, tweak %zu bytes",
+                           x, x ? "a model's mix" : "the sampler's",
+                           rows[r]->isa, len,
+                           a.decrypt.set ? "decrypting" : "encrypting",
+                           in_place ? " in place" : "", a.tweak.len))
+                    goto done;
+            }
+        }
+    }
+done:
+    autoisa_free(&sampled);
+    autoisa_free(&modelled[0]);
+    autoisa_free(&modelled[1]);
+}
+
 static void test_sampled_choice(void)
 {
     autoisa a;
@@ -405,6 +583,12 @@ int main(void)
         test_composite_takes_winners(k, 1);
         test_composite_takes_winners(k, 0);
         test_every_combination(k);
+        if (!strcmp(k->family, "adiantum") || !strcmp(k->family, "hctr2"))
+            test_auto_equals_fixed(k);
+        if (!strcmp(k->family, "adiantum"))
+            test_adiantum_block_constant_time(k);
+        if (!strcmp(k->family, "hctr2"))
+            test_hctr2_fused_pass(k);
     }
     test_parts_measured_once();
     test_untimeable_rows();

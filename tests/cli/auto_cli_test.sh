@@ -11,6 +11,8 @@ lioness_key=$(sed -n 's/^key=//p' tests/vectors/lioness_compat.txt | head -1)
 key32=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
 nonce12=000000000000004a00000000
 nonce24=404142434445464748494a4b4c4d4e4f5051525354555657
+tweak17=$(head -c 17 /dev/urandom | od -An -tx1 | tr -d ' \n')
+nh_key=$(head -c 1072 /dev/urandom | od -An -tx1 | tr -d ' \n')
 
 # kernel, its batch (messages per call), then its options.
 cases=(
@@ -19,6 +21,12 @@ cases=(
     "chacha20-poly1305 1 --key=$key32 --nonce=$nonce12 --aad=feedface"
     "xchacha20-poly1305 1 --key=$key32 --nonce=$nonce24"
     "tor-relay-cell 1 --key=000102030405060708090a0b0c0d0e0f"
+    "adiantum 1 --key=$key32 --tweak=$tweak17"
+    "adiantum20 1 --key=$key32 --decrypt"
+    "adiantum8 1 --key=$key32 --tweak=$key32"
+    "aes128-hctr2 1 --key=000102030405060708090a0b0c0d0e0f --tweak=$tweak17"
+    "aes256-hctr2 1 --key=$key32 --tweak=$key32 --decrypt"
+    "nh 1 --key=$nh_key"
     "chacha20 1 --key=$key32 --nonce=0001020304050607"
     "chacha20-x2 2 --key=$key32 --nonce=0001020304050607"
     "blake2b 1"
@@ -62,6 +70,12 @@ cmp -s "$tmp/pt" "$tmp/cell" && ok "kat lioness --isa=auto --decrypt undoes it" 
 "$bin" kat tor-relay-cell --isa=auto --key=000102030405060708090a0b0c0d0e0f \
     <"$tmp/cell" 2>&1 >/dev/null | grep -Eq '^auto: aes128-ctr=[a-z0-9_-]+ \(measured at 509 B\)$' &&
     ok "tor-relay-cell@auto names its AES row" || fail "tor-relay-cell@auto's stderr"
+"$bin" kat adiantum --isa=auto --key="$key32" <"$tmp/cell" 2>&1 >/dev/null |
+    grep -Eq '^auto: xchacha12=[a-z0-9_-]+ nh=[a-z0-9_-]+ poly1305=[a-z0-9_-]+ aes256-ctr=[a-z0-9_-]+ \(measured at 509 B\)$' &&
+    ok "adiantum@auto names its XChaCha12, NH, Poly1305 and AES rows" || fail "adiantum@auto's stderr"
+"$bin" kat aes256-hctr2 --isa=auto --key="$key32" <"$tmp/cell" 2>&1 >/dev/null |
+    grep -Eq '^auto: aes256-xctr=[a-z0-9_-]+ polyval=[a-z0-9_-]+ \(measured at 509 B\)$' &&
+    ok "aes256-hctr2@auto names its XCTR and POLYVAL rows" || fail "aes256-hctr2@auto's stderr"
 "$bin" kat aes128-gcm --isa=auto --key=000102030405060708090a0b0c0d0e0f \
     --iv=000000000000000000000000 <"$tmp/cell" 2>&1 >/dev/null |
     grep -Eq '^auto: aes128-gcm=[a-z0-9_-]+ ' &&
@@ -138,6 +152,13 @@ assert names == {'blake2b@auto/64', 'blake2b@auto/4096', 'lioness@auto/64', 'lio
 assert 'blake2b=' in ctx['auto'] and 'chacha20=' in ctx['auto'], ctx['auto']
 assert '(measured at 64 B); ' in ctx['auto'] and ctx['auto'].endswith('(measured at 4096 B)'), ctx['auto']
 " --isa=auto --kernel=blake2b,lioness --sizes=64,4096
+bench_json "bench runs adiantum@auto and aes128-hctr2@auto, each naming its parts" "
+assert names == {'adiantum@auto/4096', 'aes128-hctr2@auto/4096'}, names
+label = labels['adiantum@auto/4096']
+assert re.fullmatch(r'xchacha12=\S+ nh=\S+ poly1305=\S+ aes256-ctr=\S+ \(measured at 4096 B\)', label), label
+label = labels['aes128-hctr2@auto/4096']
+assert re.fullmatch(r'aes128-xctr=\S+ polyval=\S+ \(measured at 4096 B\)', label), label
+" --kernel=adiantum,aes128-hctr2 --sizes=4096 --benchmark_filter=@auto
 bench_json "a filter without @auto benchmarks measures nothing" "
 assert names == {'lioness@generic/509'}, names
 assert ctx['auto'] == '' and float(ctx['auto_calibration_seconds']) == 0, ctx
