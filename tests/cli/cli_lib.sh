@@ -73,7 +73,8 @@ for line in $(escaping_checks "$0"); do
 done
 
 # expect_exit <name> <status> <command...>: that exit status, nothing on
-# stdout and one line on stderr (shown). Stdin is the file $STDIN, or empty.
+# stdout and one line on stderr (shown, and left in $tmp/exit.err). Stdin is
+# the file $STDIN, or empty.
 expect_exit() {
     local name=$1 want=$2; shift 2
     "$@" <"${STDIN:-/dev/null}" >"$tmp/exit.out" 2>"$tmp/exit.err"

@@ -52,10 +52,10 @@ bench_usage "a newline in --benchmark_filter" --benchmark_filter=$'a\nb'
 bench_usage "a newline in --results-dir" --results-dir="$tmp/file/"$'a\nb'
 expect_usage "kat: a newline in --isa" "$bin" kat chacha20 --isa="$newline"
 expect_usage "kat: a newline in both ISAs" "$bin" kat chacha20@avx2 --isa="$newline"
-if grep -q '\\x0a' "$tmp/usage.err"; then
+if grep -q '\\x0a' "$tmp/exit.err"; then
     ok "a newline is echoed as \\x0a"
 else
-    fail "a newline is echoed as \\x0a: $(cat "$tmp/usage.err")"
+    fail "a newline is echoed as \\x0a: $(cat "$tmp/exit.err")"
 fi
 
 elapsed=$(($(date +%s) - started))
