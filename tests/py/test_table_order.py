@@ -28,7 +28,7 @@ def document(benchmarks, dispatch="blake2b=avx512 chacha20=avx512",
             "benchmarks": benchmarks}
 
 
-# The Zen 5 figures at 16 KiB, and a smaller gap at 576 B.
+# The Zen 5 host's figures at 16 KiB, and a smaller gap at 576 B.
 ZEN5 = [bench("blake2b@avx512/16384", 2.82), bench("blake2b@avx2/16384", 3.07),
         bench("blake2b@generic/16384", 1.62), bench("blake2b@avx512/576", 3.3),
         bench("blake2b@generic/576", 2.9), bench("blake2b@avx512/64", 6.0),
