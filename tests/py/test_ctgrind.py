@@ -375,3 +375,17 @@ def test_leak_table_bad_input_is_one_line(args, says, tmp_path):
                   f"--driver={DRIVER}", f"--out={tmp_path}")
     assert one_line_error(done) and says in done.stderr, done
     assert not os.listdir(tmp_path)
+
+
+def test_kernels_named_by_a_comma_list(listing):
+    """KERNEL=a,b: those kernels' variants in the registry's order, every
+    ISA of each; a name the registry lacks is refused, named."""
+    got = ctgrind.variants(listing, "adiantum,aes128-xts")
+    want = [(k.name, i.name, i.supported) for k in listing
+            if k.name in ("aes128-xts", "adiantum") for i in k.isas]
+    assert got == want and {k for k, _, _ in got} == {"aes128-xts",
+                                                      "adiantum"}
+    assert ctgrind.variants(listing, "aes128-xts") == \
+        [v for v in want if v[0] == "aes128-xts"]
+    with pytest.raises(ctgrind.InputError, match="unknown kernel 'nope'"):
+        ctgrind.variants(listing, "aes128-xts,nope")

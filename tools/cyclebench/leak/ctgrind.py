@@ -255,15 +255,17 @@ class Options:
 
 
 def variants(registry, name, isa=None):
-    """[(kernel, isa, supported)] of one kernel or all, in the registry's
-    order."""
+    """[(kernel, isa, supported)] of one kernel, several (comma-separated)
+    or all, in the registry's order."""
     if not name:
         raise InputError("no kernel named: make ctgrind KERNEL=<name|all> "
                          "(see `cyclebench list`)")
-    if name != "all" and name not in registry:
-        raise InputError(f"unknown kernel '{name}': see `cyclebench list`")
+    names = set() if name == "all" else set(name.split(","))
+    unknown = sorted(n for n in names if n not in registry)
+    if unknown:
+        raise InputError(f"unknown kernel '{unknown[0]}': see `cyclebench list`")
     chosen = [(k.name, i.name, i.supported) for k in registry
-              if name in ("all", k.name) for i in k.isas
+              if not names or k.name in names for i in k.isas
               if isa is None or i.name == isa]
     if not chosen:
         raise InputError(f"{name} has no ISA '{isa}': see `cyclebench list`")
