@@ -14,7 +14,11 @@
  * stamps cost time of their own, so the first loop stays unstaged.
  *
  * At --isa=auto the rows are measured at --size, after pinning, before the
- * loop; the result's "auto" says what was chosen. */
+ * loop; the result's "auto" says what was chosen.
+ *
+ * With --vs=KERNEL[@isa], the two take turns in blocks instead (paired.h)
+ * and the result gives each one's median and the ratio of the first to the
+ * second per pair of blocks: a same-moment ratio, with its spread. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,8 +30,10 @@
 #include "commands.h"
 #include "gbench.h"
 #include "json_out.h"
+#include "paired.h"
 #include "pmu.h"
 #include "sysctl.h"
+#include "timed_kernel.h"
 #include "timer.h"
 
 #define DEFAULT_SIZE 509
@@ -45,6 +51,8 @@ typedef struct run_options {
     int stages;
     int at_auto;      /* --isa=auto: v is measured for, after pinning */
     char chosen[512]; /* and what was chosen */
+    const kernel *vs_k; /* --vs: the kernel timed in turn with k, or NULL */
+    const isa_variant *vs_v;
 } run_options;
 
 typedef struct loop_result {
@@ -68,6 +76,24 @@ static int parse_options(run_options *o, int argc, char **argv)
             .seconds = r.seconds.set ? r.seconds.seconds : DEFAULT_SECONDS,
             .stages = r.stages.set, .at_auto = r.v == NULL,
         };
+    /* A pair is two fixed rows, timed alike: auto measures rows of its
+     * own first, and --stages a second loop. */
+    if (rc == 0 && r.vs.set) {
+        if (o->stages) {
+            usage_error("run: --vs times two fixed rows: drop --stages");
+            rc = -1;
+        } else if (o->at_auto) {
+            usage_error("run: --vs times two fixed rows: give %s an ISA, "
+                        "not auto", o->k->name);
+            rc = -1;
+        } else if (select_variant(r.vs.text, NULL, &o->vs_k, &o->vs_v)) {
+            rc = -1;
+        } else if (!o->vs_v) {
+            usage_error("run: --vs times two fixed rows: give %s an ISA, "
+                        "not auto", o->vs_k->name);
+            rc = -1;
+        }
+    }
     cli_free(&r);
     return rc;
 }
@@ -226,6 +252,65 @@ static int measure(const run_options *o, kernel_args *a, pmu_group *pmu)
     return 0;
 }
 
+/* --vs: k and vs_k in turn, then one JSON object. */
+static void print_paired(const run_options *o, const paired_result *p,
+                         double seconds)
+{
+    const timer_info *t = timer_get_info();
+    printf("{\n  \"kernel\": ");
+    json_print_string(stdout, o->k->name);
+    printf(",\n  \"isa\": ");
+    json_print_string(stdout, o->v->isa);
+    printf(",\n  \"vs\": ");
+    json_print_string(stdout, o->vs_k->name);
+    printf(",\n  \"vs_isa\": ");
+    json_print_string(stdout, o->vs_v->isa);
+    printf(",\n  \"size\": %zu,\n  \"seconds\": %.3f,\n"
+           "  \"block_seconds\": %.3f,\n  \"pairs\": %zu,\n"
+           "  \"tsc_hz\": %.0f,\n  \"tsc_hz_source\": \"%s\",\n"
+           "  \"core_tsc_ratio\": %.4f,\n  \"pinned_cpu\": %d,\n"
+           "  \"tsc_cycles_per_byte\": %.4f,\n"
+           "  \"vs_tsc_cycles_per_byte\": %.4f,\n"
+           "  \"ratio\": {\"median\": %.4f, \"q1\": %.4f, \"q3\": %.4f, "
+           "\"ci95_low\": %.4f, \"ci95_high\": %.4f, \"min\": %.4f, "
+           "\"max\": %.4f}\n}\n",
+           o->size, seconds, SAMPLER_BLOCK_SECONDS, p->pairs, t->tsc_hz,
+           t->tsc_hz_source, t->core_tsc_ratio, sysctl_pinned_cpu(),
+           p->a_per_byte, p->b_per_byte, p->ratio_median, p->ratio_q1,
+           p->ratio_q3, p->ratio_ci_low, p->ratio_ci_high, p->ratio_min,
+           p->ratio_max);
+}
+
+static int measure_paired(const run_options *o, const kernel_args *a,
+                          const kernel_args *vs_a)
+{
+    timed_kernel ta, tb;
+    paired_result p;
+    int status = 1;
+    if (timed_kernel_open(&ta, o->k, o->v, a, o->size)) {
+        usage_error("out of memory for the buffers");
+        return 1;
+    }
+    if (timed_kernel_open(&tb, o->vs_k, o->vs_v, vs_a, o->size)) {
+        usage_error("out of memory for the buffers");
+        timed_kernel_close(&ta);
+        return 1;
+    }
+    uint64_t t0 = timer_start();
+    if (paired_run(&ta, (double)(o->size * kernel_batch(o->k)), &tb,
+                   (double)(o->size * kernel_batch(o->vs_k)), o->seconds,
+                   &p))
+        usage_error("out of memory for the samples");
+    else {
+        print_paired(o, &p, (double)(timer_stop() - t0) /
+                                timer_get_info()->tsc_hz);
+        status = 0;
+    }
+    timed_kernel_close(&ta);
+    timed_kernel_close(&tb);
+    return status;
+}
+
 /* At auto, the row to run, measured at the run's size: 0, or -1 after
  * saying why not. */
 static int choose_auto(run_options *o, autoisa *chooser)
@@ -244,20 +329,30 @@ static int choose_auto(run_options *o, autoisa *chooser)
 int cmd_run(int argc, char **argv)
 {
     run_options o = { 0 };
-    kernel_args a;
+    kernel_args a, vs_a;
     pmu_group pmu;
     autoisa chooser;
     char err[256];
     int status = 1;
     if (parse_options(&o, argc, argv) || prepare_args(&o, &a))
         return EXIT_USAGE;
+    if (o.vs_k) {
+        kernel_bench_args(o.vs_k, &vs_a);
+        if (check_kernel_args(o.vs_k, &vs_a, o.size))
+            return EXIT_USAGE;
+    }
     if (sysctl_pin(sysctl_default_cpu(), err, sizeof err)) {
         usage_error("%s", err);
         return 1;
     }
     autoisa_init(&chooser);
-    if (choose_auto(&o, &chooser) || require_self_test(o.k, o.v, "run"))
+    if (choose_auto(&o, &chooser) || require_self_test(o.k, o.v, "run") ||
+        (o.vs_k && require_self_test(o.vs_k, o.vs_v, "run")))
         goto done;
+    if (o.vs_k) {
+        status = measure_paired(&o, &a, &vs_a);
+        goto done;
+    }
     /* Core cycles from the PMU where there is one; otherwise estimated from
      * the TSC and the timer's core/TSC ratio (pmu_open says why on stderr). */
     if (pmu_open(&pmu, "cycles", err, sizeof err)) {
