@@ -20,7 +20,10 @@ from cyclebench.output import StagedFiles
 from cyclebench.scenario import (MODULES, SCENARIOS, aead, bulk, disk,
                                  isa_ladder, lioness, tor)
 from cyclebench.scenario.document import markdown
-from cyclebench.scenario.measure import Measured, Options, bench_command
+from cyclebench.errors import InputError
+from cyclebench.scenario.measure import (Measured, Options, PairedRun,
+                                         bench_command, paired_command,
+                                         run_paired, supported)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIXTURES = os.path.join(ROOT, "tests", "fixtures", "results")
@@ -533,6 +536,72 @@ def test_disk_openssl_xts_with_and_without_aesni():
     assert [r.variant for r in rows] == ["external", "external, no AES-NI"]
     # The fixture has neither run of them: rows saying so, not numbers.
     assert all(r.values == [None] * 4 for r in rows)
+
+
+PAIRED = {"kernel": "aes128-xts", "isa": "ssse3",
+          "vs": "openssl:aes-128-xts", "vs_isa": "external", "size": 4096,
+          "seconds": 3.1, "block_seconds": 0.01, "pairs": 150,
+          "tsc_cycles_per_byte": 4.39, "vs_tsc_cycles_per_byte": 4.5,
+          "ratio": {"median": 0.956, "q1": 0.954, "q3": 1.199,
+                    "ci95_low": 0.955, "ci95_high": 0.958, "min": 0.56,
+                    "max": 1.94}}
+
+
+def test_disk_same_moment_ratios_are_notes_with_their_quartiles():
+    m = measured("disk")
+    notes = [n for n in disk.table(m).notes if n.startswith("Same moments")]
+    assert len(notes) == len(disk.PAIRS) == 4
+    assert all("not run" in n for n in notes)
+    pair = next(p for p in disk.PAIRS
+                if p.kernel == "aes128-xts@ssse3" and p.size == 4096)
+    assert pair.vs == "openssl:aes-128-xts@external"
+    assert pair.env == {"OPENSSL_ia32cap": "~0x200000200000000"}
+    m.paired = {pair.key(): PAIRED}
+    notes = [n for n in disk.table(m).notes if n.startswith("Same moments")]
+    measured_note, = [n for n in notes if "not run" not in n]
+    assert "--vs=openssl:aes-128-xts@external --size=4096" in measured_note
+    assert ("ours over OpenSSL's 0.956 (quartiles 0.954 to 1.199, 150 "
+            "pairs of 10 ms blocks; 4.39 against 4.50") in measured_note
+
+
+def test_paired_run_command_and_which_rows_run_here():
+    pair = PairedRun("aes128-xts@ssse3", "openssl:aes-128-xts@external",
+                     512, seconds=2.5)
+    assert paired_command(pair, Options(binary="cb")) == [
+        "cb", "run", "aes128-xts@ssse3",
+        "--vs=openssl:aes-128-xts@external", "--size=512", "--seconds=2.5"]
+    # The fixtures' listing predates the ssse3 rows: aesni stands in.
+    kernels = listing(hide={"aesni"})
+    assert supported(listing(), "aes128-xts@aesni")
+    assert not supported(kernels, "aes128-xts@aesni")
+    assert not supported(listing(), "aes128-xts@nonesuch")
+    assert not supported(listing(), "nonesuch@generic")
+
+
+def fake_binary(tmp_path, body):
+    path = tmp_path / "cb"
+    path.write_text("#!/bin/sh\n" + body + "\n")
+    path.chmod(0o755)
+    return str(path)
+
+
+def test_paired_run_reads_the_json_and_passes_the_environment(tmp_path):
+    binary = fake_binary(tmp_path, 'echo "{\\"cap\\": \\"$OPENSSL_ia32cap\\", '
+                         '\\"args\\": \\"$*\\"}"')
+    pair = PairedRun("a@x", "b@y", 512, {"OPENSSL_ia32cap": "~0x2"})
+    got = run_paired(disk.SCENARIO, pair, Options(binary=binary))
+    assert got == {"cap": "~0x2", "args": "run a@x --vs=b@y --size=512 "
+                   "--seconds=3.0"}
+
+
+def test_paired_run_that_fails_is_one_line_naming_it(tmp_path):
+    binary = fake_binary(tmp_path, "echo 'cyclebench: first' >&2; "
+                         "echo 'cyclebench: the reason' >&2; exit 2")
+    with pytest.raises(InputError) as e:
+        run_paired(disk.SCENARIO, PairedRun("a@x", "b@y", 512),
+                   Options(binary=binary))
+    assert str(e.value) == ("scenario disk: `cyclebench run a@x --vs=b@y` "
+                            "failed with exit 2: cyclebench: the reason")
 
 
 def test_disk_rows_carry_their_leak_verdicts(tmp_path):

@@ -5,11 +5,13 @@ OpenSSL's XTS as it runs and with AES-NI masked; then the other rows of
 the seed's table (AES-CBC, XChaCha, OpenSSL's older ciphers, memcpy as the
 memory line), kept as they were; every row with its leak verdicts (ctgrind
 and the t-test) when make leak-table has written them. bytes/sec, the
-seed's unit, and TSC ticks per byte, at 512- and 4096-byte sectors."""
+seed's unit, and TSC ticks per byte, at 512- and 4096-byte sectors. Last,
+the constant-time software AES against OpenSSL's at the same moments
+(`run --vs`), since their ratio follows the host's neighbours."""
 from ..leak.table import read_leak
 from .aead import MASKED, NO_AESNI_ENV, add_with_and_without_aesni
 from .figures import bar_chart
-from .measure import ExtraRun, Scenario, throughput
+from .measure import ExtraRun, PairedRun, Scenario, throughput
 from .table import Column, Table, add_leak_verdicts
 
 SIZES = [512, 4096]
@@ -23,6 +25,13 @@ SEED = ["aes128-cbc", "aes256-cbc", "xchacha8", "xchacha12", "xchacha20",
         "openssl:camellia-128-cbc", "openssl:camellia-256-cbc",
         "openssl:bf-cbc", "openssl:des-ede3-cbc", "memcpy"]
 KERNELS = CHOICES + OPENSSL + SEED
+# Ours without AES instructions against OpenSSL's, both vector-permute AES:
+# ours keeps six blocks in flight and OpenSSL's one, so a busy sibling
+# hyperthread slows ours more (docs/method.md, "Ratios of the same
+# moments"), and only blocks timed in turn give their ratio.
+PAIRS = [PairedRun(f"aes{bits}-xts@ssse3", f"openssl:aes-{bits}-xts@external",
+                   size, NO_AESNI_ENV)
+         for bits in (128, 256) for size in SIZES]
 
 
 def values(results, kernel, isa):
@@ -67,9 +76,32 @@ def table(m):
         "in parallel), XChaCha, OpenSSL's older ciphers, and memcpy as the "
         "memory-bandwidth line.",
     ]
+    t.notes += paired_notes(m)
     add_leak_verdicts(t, m.leak_csv, read_leak(m.leak_csv),
                       unchecked=(MASKED,))
     return t
+
+
+def paired_notes(m):
+    """A note per PAIRS entry: its same-moment ratio, or why there is none."""
+    notes = []
+    for pair in PAIRS:
+        r = m.paired.get(pair.key())
+        what = (f"{pair.kernel} against {pair.vs} with AES-NI masked, "
+                f"{pair.size}-byte sectors")
+        if r is None:
+            notes.append(f"Same moments, {what}: not run (a row this CPU "
+                         f"lacks, or a run without `run --vs`).")
+            continue
+        q = r["ratio"]
+        notes.append(
+            f"Same moments (`cyclebench run {pair.kernel} --vs={pair.vs} "
+            f"--size={pair.size}`), {what}: ours over OpenSSL's "
+            f"{q['median']:.3f} (quartiles {q['q1']:.3f} to {q['q3']:.3f}, "
+            f"{r['pairs']} pairs of {r['block_seconds'] * 1000:.0f} ms "
+            f"blocks; {r['tsc_cycles_per_byte']:.2f} against "
+            f"{r['vs_tsc_cycles_per_byte']:.2f} TSC ticks/byte).")
+    return notes
 
 
 def chart(t, m):
@@ -81,4 +113,5 @@ SCENARIO = Scenario(
     "disk", "sector encryption at 512- and 4096-byte sectors: XTS, HCTR2, "
     "Adiantum, ChaCha and the seed's ciphers, with leak verdicts",
     "the FreeBSD GELI table", KERNELS, SIZES, table, chart,
-    extra_runs=[ExtraRun("no-aesni", "openssl:aes", NO_AESNI_ENV)])
+    extra_runs=[ExtraRun("no-aesni", "openssl:aes", NO_AESNI_ENV)],
+    paired_runs=PAIRS)

@@ -1,6 +1,8 @@
 """What a scenario is (Scenario), and running it: `cyclebench bench` over
 its kernels that this CPU runs, once by default and once per ExtraRun
-(another environment, more options), into a Measured."""
+(another environment, more options), then `cyclebench run --vs` per
+PairedRun (two rows in turn, for a ratio of the same moments), into a
+Measured."""
 import json
 import os
 import shlex
@@ -31,6 +33,22 @@ class ExtraRun:
 
 
 @dataclass
+class PairedRun:
+    """Two fixed rows timed in turn by `cyclebench run A --vs=B` (paired.h),
+    whose per-pair ratio a table reports: for pairs whose ratio moves with
+    the host more than either kernel does (a throughput-bound kernel
+    against a latency-bound one)."""
+    kernel: str  # "name@isa"
+    vs: str      # "name@isa"
+    size: int
+    env: dict = field(default_factory=dict)
+    seconds: float = 3.0
+
+    def key(self):
+        return (self.kernel, self.vs, self.size)
+
+
+@dataclass
 class Scenario:
     name: str
     title: str
@@ -41,6 +59,7 @@ class Scenario:
     chart: Callable   # Table, Measured -> Figure
     repetitions: int = None  # fixed by the experiment, else the option's
     extra_runs: list = field(default_factory=list)
+    paired_runs: list = field(default_factory=list)
 
 
 @dataclass
@@ -52,6 +71,8 @@ class Measured:
     runs: dict
     profiles_dir: str = "out/profiles"
     leak_csv: str = LEAK_CSV  # make leak-table's verdicts, if it has run
+    # {PairedRun.key(): run --vs's JSON}, for the pairs this CPU runs
+    paired: dict = field(default_factory=dict)
 
     @property
     def results(self):
@@ -132,6 +153,30 @@ def shown(command, env):
                     [shlex.quote(c) for c in command])
 
 
+def paired_command(pair, opts):
+    return [opts.binary, "run", pair.kernel, f"--vs={pair.vs}",
+            f"--size={pair.size}", f"--seconds={pair.seconds}"]
+
+
+def supported(registry, spec):
+    """Whether this CPU runs the row "name@isa"."""
+    name, _, isa = spec.partition("@")
+    return any(v.name == isa and v.supported
+               for v in registry.variants(name))
+
+
+def run_paired(scenario, pair, opts):
+    """One `run --vs`: its JSON, as a dict."""
+    done = subprocess.run(paired_command(pair, opts), capture_output=True,
+                          text=True, env={**os.environ, **pair.env})
+    if done.returncode != 0:
+        said = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        raise InputError(f"scenario {scenario.name}: `cyclebench run "
+                         f"{pair.kernel} --vs={pair.vs}` failed with exit "
+                         f"{done.returncode}: {said}")
+    return json.loads(done.stdout)
+
+
 def measure(scenario, opts):
     """Runs the scenario's benchmarks: (Measured, {label: raw JSON}, the
     commands run)."""
@@ -150,4 +195,11 @@ def measure(scenario, opts):
             print(f"scenario {scenario.name}: {commands[-1]}", file=sys.stderr)
             runs[label], raws[label] = run_bench(scenario, kernels, opts,
                                                  env, label, registry, args)
-    return Measured(registry, runs, opts.profiles, opts.leak), raws, commands
+    paired = {}
+    for pair in scenario.paired_runs:
+        if supported(registry, pair.kernel) and supported(registry, pair.vs):
+            commands.append(shown(paired_command(pair, opts), pair.env))
+            print(f"scenario {scenario.name}: {commands[-1]}", file=sys.stderr)
+            paired[pair.key()] = run_paired(scenario, pair, opts)
+    return (Measured(registry, runs, opts.profiles, opts.leak, paired), raws,
+            commands)
