@@ -63,7 +63,8 @@ $(if $(BAD_SUFFIX),$(error $(BAD_SUFFIX): '$(call isa_of,$(BAD_SUFFIX))' is neit
 HARNESS_SRC := $(wildcard harness/*.c harness/*.cc) \
                $(filter-out leak/ctgrind_driver.c,$(wildcard leak/*.c))
 TEST_SRC    := $(wildcard tests/c/test_*.c)
-TEST_SUPPORT_SRC := tests/c/check.c tests/c/json.c tests/c/vectors.c tests/c/leak_controls.c
+TEST_SUPPORT_SRC := tests/c/check.c tests/c/json.c tests/c/vectors.c tests/c/leak_controls.c \
+                    tests/c/wycheproof.c
 
 KERNEL_OBJ  := $(KERNEL_SRC:%.c=$(BUILD)/obj/%.o)
 HARNESS_OBJ := $(patsubst %,$(BUILD)/obj/%.o,$(basename $(HARNESS_SRC)))

@@ -13,6 +13,7 @@
 #include "check.h"
 #include "json.h"
 #include "vectors.h"
+#include "wycheproof.h"
 
 #define MAX_LEN 9000 /* past two 4 KiB sealing chunks */
 #define MAX_AAD 100
@@ -53,29 +54,6 @@ static const aead_ops xchacha = {
     xchacha20_poly1305_open, crypto_aead_xchacha20poly1305_ietf_encrypt,
 };
 
-typedef struct vector {
-    uint8_t *key, *iv, *aad, *msg, *ct, *tag;
-    size_t key_len, iv_len, aad_len, msg_len, ct_len, tag_len;
-} vector;
-
-static vector decode(const json *t)
-{
-    vector v;
-    v.key = hex_decode(json_get_string(t, "key"), &v.key_len);
-    v.iv = hex_decode(json_get_string(t, "iv"), &v.iv_len);
-    v.aad = hex_decode(json_get_string(t, "aad"), &v.aad_len);
-    v.msg = hex_decode(json_get_string(t, "msg"), &v.msg_len);
-    v.ct = hex_decode(json_get_string(t, "ct"), &v.ct_len);
-    v.tag = hex_decode(json_get_string(t, "tag"), &v.tag_len);
-    return v;
-}
-
-static void release(vector *v)
-{
-    free(v->key); free(v->iv); free(v->aad); free(v->msg); free(v->ct);
-    free(v->tag);
-}
-
 /* Nonzero when all n bytes at p still hold the marker (or, for a wiped
  * output, zero): nothing of a plaintext is there. */
 static int all_bytes(const uint8_t *p, size_t n, uint8_t marker)
@@ -88,8 +66,8 @@ static int all_bytes(const uint8_t *p, size_t n, uint8_t marker)
 
 /* A nonce of another size cannot reach the AEAD functions: the registry
  * kernel's check() is what refuses it, as kat would. */
-static void check_refused_nonce(const aead_ops *ops, const vector *v,
-                                int id)
+static void check_refused_nonce(const aead_ops *ops,
+                                const wycheproof_vector *v, int id)
 {
     const kernel *k = kernel_find(ops->name);
     char err[256];
@@ -105,7 +83,7 @@ static void check_refused_nonce(const aead_ops *ops, const vector *v,
 /* Opens ct||tag into a buffer filled with a marker; an invalid vector must
  * fail and leave every byte of the marker in place. */
 static void check_vector(const aead_ops *ops, const aead_pair *pair,
-                         const vector *v, int id, int valid)
+                         const wycheproof_vector *v, int id, int valid)
 {
     size_t len = v->ct_len;
     uint8_t *sealed = malloc(len + 16), *opened = malloc(len + 1);
@@ -131,41 +109,39 @@ static void check_vector(const aead_ops *ops, const aead_pair *pair,
     free(opened);
 }
 
+typedef struct wycheproof_run {
+    const aead_ops *ops;
+    aead_pair pair;
+    size_t invalid; /* "invalid" and "acceptable" alike */
+} wycheproof_run;
+
+static void wycheproof_vector_check(void *ctx, const wycheproof_vector *v)
+{
+    wycheproof_run *run = ctx;
+    const aead_ops *ops = run->ops;
+    run->invalid += !v->valid;
+    if (v->iv_len != ops->nonce_len) {
+        CHECK(!v->valid, "tcId %d: valid with a %zu-byte nonce", v->id,
+              v->iv_len);
+        check_refused_nonce(ops, v, v->id);
+    } else if (CHECK(v->key_len == 32 && v->tag_len == 16 &&
+                         v->ct_len == v->msg_len,
+                     "tcId %d: malformed vector", v->id)) {
+        check_vector(ops, &run->pair, v, v->id, v->valid);
+    }
+}
+
 static void test_wycheproof(const aead_ops *ops, const aead_impl *impl,
                             const json *doc)
 {
-    aead_pair pair = aead_pair_of(impl);
-    const json *groups = doc ? json_get(doc, "testGroups") : NULL;
-    size_t n = 0, invalid = 0;
+    wycheproof_run run = { ops, aead_pair_of(impl), 0 };
     CASE("%s Wycheproof (%s) @%s", ops->name, ops->file, impl->v.isa);
-    if (!usable(impl) ||
-        !CHECK(groups && groups->type == JSON_ARRAY, "%s unreadable",
-               ops->file))
+    if (!usable(impl))
         return;
-    for (size_t g = 0; g < groups->n; g++) {
-        const json *tests = json_get(&groups->items[g], "tests");
-        for (size_t i = 0; tests && i < tests->n; i++) {
-            const json *t = &tests->items[i];
-            int id = (int)json_get(t, "tcId")->number;
-            int valid = strcmp(json_get_string(t, "result"), "valid") == 0;
-            vector v = decode(t);
-            n++;
-            invalid += !valid;
-            if (v.iv_len != ops->nonce_len) {
-                CHECK(!valid, "tcId %d: valid with a %zu-byte nonce", id,
-                      v.iv_len);
-                check_refused_nonce(ops, &v, id);
-            } else if (CHECK(v.key_len == 32 && v.tag_len == 16 &&
-                                 v.ct_len == v.msg_len,
-                             "tcId %d: malformed vector", id)) {
-                check_vector(ops, &pair, &v, id, valid);
-            }
-            release(&v);
-        }
-    }
-    CHECK(n == ops->vectors && invalid == ops->invalid,
-          "%zu vectors, %zu invalid; want %zu, %zu", n, invalid, ops->vectors,
-          ops->invalid);
+    size_t n = wycheproof_walk(doc, wycheproof_vector_check, &run);
+    CHECK(n == ops->vectors && run.invalid == ops->invalid,
+          "%zu vectors, %zu invalid; want %zu, %zu (%s)", n, run.invalid,
+          ops->vectors, ops->invalid, ops->file);
 }
 
 /* A random trial: key, nonce, AAD and message, misaligned by a random

@@ -17,6 +17,7 @@
 #include "check.h"
 #include "json.h"
 #include "vectors.h"
+#include "wycheproof.h"
 
 #define MAX_LEN 8192
 #define MAX_AAD 1100 /* past the 128 family's 8-block loop at X4 */
@@ -160,44 +161,39 @@ static void test_draft(const aegis_kernel *ak, const aegis_impl *impl,
           ak->k->name);
 }
 
+typedef struct wycheproof_run {
+    const aegis_kernel *ak;
+    const aegis_impl *impl;
+    size_t invalid; /* "invalid" and "acceptable" alike */
+} wycheproof_run;
+
+static void wycheproof_vector_check(void *ctx, const wycheproof_vector *v)
+{
+    wycheproof_run *run = ctx;
+    char what[32];
+    snprintf(what, sizeof what, "tcId %d", v->id);
+    run->invalid += !v->valid;
+    if (CHECK(v->key_len == run->ak->key_len &&
+                  v->iv_len == run->ak->key_len && v->tag_len == 16 &&
+                  v->ct_len == v->msg_len,
+              "%s: a vector of another shape", what)) {
+        aead_case c = { v->key, v->iv, v->aad, v->msg, v->ct, v->tag,
+                        v->key_len, v->aad_len, v->ct_len, v->tag_len,
+                        v->valid };
+        check_case_at(run->impl, &c, what);
+    }
+}
+
 static void test_wycheproof(const aegis_kernel *ak, const aegis_impl *impl,
                             const json *doc)
 {
-    const json *groups = doc ? json_get(doc, "testGroups") : NULL;
-    size_t n = 0, invalid = 0;
+    wycheproof_run run = { ak, impl, 0 };
     CASE("%s Wycheproof (%s) @%s", ak->k->name, ak->wycheproof, impl->v.isa);
-    if (!check_usable(&impl->v) ||
-        !CHECK(groups && groups->type == JSON_ARRAY, "%s unreadable",
-               ak->wycheproof))
+    if (!check_usable(&impl->v))
         return;
-    for (size_t g = 0; g < groups->n; g++) {
-        const json *tests = json_get(&groups->items[g], "tests");
-        for (size_t i = 0; tests && i < tests->n; i++) {
-            const json *t = &tests->items[i];
-            int id = (int)json_get(t, "tcId")->number;
-            size_t key_len, iv_len, aad_len, msg_len, ct_len, tag_len;
-            uint8_t *key = hex_decode(json_get_string(t, "key"), &key_len),
-                    *iv = hex_decode(json_get_string(t, "iv"), &iv_len),
-                    *aad = hex_decode(json_get_string(t, "aad"), &aad_len),
-                    *msg = hex_decode(json_get_string(t, "msg"), &msg_len),
-                    *ct = hex_decode(json_get_string(t, "ct"), &ct_len),
-                    *tag = hex_decode(json_get_string(t, "tag"), &tag_len);
-            int valid = strcmp(json_get_string(t, "result"), "valid") == 0;
-            char what[32];
-            snprintf(what, sizeof what, "tcId %d", id);
-            n++;
-            invalid += !valid;
-            if (CHECK(key_len == ak->key_len && iv_len == ak->key_len &&
-                          tag_len == 16 && ct_len == msg_len,
-                      "%s: a vector of another shape", what)) {
-                aead_case c = { key, iv, aad, msg, ct, tag, key_len, aad_len,
-                                ct_len, tag_len, valid };
-                check_case_at(impl, &c, what);
-            }
-            free(key); free(iv); free(aad); free(msg); free(ct); free(tag);
-        }
-    }
-    CHECK(n > 400 && invalid > 100, "%zu vectors, %zu invalid", n, invalid);
+    size_t n = wycheproof_walk(doc, wycheproof_vector_check, &run);
+    CHECK(n > 400 && run.invalid > 100, "%zu vectors, %zu invalid (%s)", n,
+          run.invalid, ak->wycheproof);
 }
 
 /* Lengths 0-600 one by one (every rate and the 128 family's 8-block loop

@@ -17,6 +17,7 @@
 #include "emulated/emulated.h"
 #include "json.h"
 #include "vectors.h"
+#include "wycheproof.h"
 
 #define MAX_LEN 4096
 #define TRIALS 120
@@ -133,59 +134,8 @@ static const char *evp_name(const char *mode, size_t key_len)
 
 /* Wycheproof */
 
-typedef struct wy_vector {
-    int id, valid;
-    uint8_t *key, *iv, *aad, *msg, *ct, *tag;
-    size_t key_len, iv_len, aad_len, msg_len, ct_len, tag_len;
-} wy_vector;
-
-static uint8_t *decode_field(const json *t, const char *name, size_t *len)
-{
-    const char *hex = json_get_string(t, name);
-    *len = 0;
-    return hex ? hex_decode(hex, len) : calloc(1, 1);
-}
-
-static wy_vector wy_decode(const json *t)
-{
-    wy_vector v;
-    v.id = (int)json_get(t, "tcId")->number;
-    v.valid = strcmp(json_get_string(t, "result"), "invalid") != 0;
-    v.key = decode_field(t, "key", &v.key_len);
-    v.iv = decode_field(t, "iv", &v.iv_len);
-    v.aad = decode_field(t, "aad", &v.aad_len);
-    v.msg = decode_field(t, "msg", &v.msg_len);
-    v.ct = decode_field(t, "ct", &v.ct_len);
-    v.tag = decode_field(t, "tag", &v.tag_len);
-    return v;
-}
-
-static void wy_free(wy_vector *v)
-{
-    free(v->key); free(v->iv); free(v->aad); free(v->msg); free(v->ct);
-    free(v->tag);
-}
-
-typedef void wy_check_fn(const aes_impl *impl, const wy_vector *v);
-
-/* Runs check on every test of the file; returns how many there were. */
-static size_t wy_walk(const json *doc, const aes_impl *impl, wy_check_fn *check)
-{
-    size_t n = 0;
-    const json *groups = json_get(doc, "testGroups");
-    for (size_t g = 0; groups && g < groups->n; g++) {
-        const json *tests = json_get(&groups->items[g], "tests");
-        for (size_t i = 0; tests && i < tests->n; i++, n++) {
-            wy_vector v = wy_decode(&tests->items[i]);
-            check(impl, &v);
-            wy_free(&v);
-        }
-    }
-    return n;
-}
-
 static void wycheproof_file(const char *file, const char *what,
-                            const aes_impl *impl, wy_check_fn *check,
+                            const aes_impl *impl, wycheproof_check_fn *check,
                             size_t expected)
 {
     json *doc;
@@ -195,14 +145,14 @@ static void wycheproof_file(const char *file, const char *what,
     doc = json_load(vector_path(file));
     if (!CHECK(doc != NULL, "cannot load %s", file))
         return;
-    size_t n = wy_walk(doc, impl, check);
+    size_t n = wycheproof_walk(doc, check, (void *)impl);
     CHECK(n == expected, "%s: %zu tests, expected %zu", file, n, expected);
     json_free(doc);
 }
 
 /* GCM through the registry kernel: in is ciphertext || tag. */
 static int gcm_kernel_decrypt(const kernel *k, const aes_impl *impl,
-                              const wy_vector *v, uint8_t *out)
+                              const wycheproof_vector *v, uint8_t *out)
 {
     kernel_args a = { .key = KERNEL_BYTES(v->key, v->key_len),
                       .iv = KERNEL_BYTES(v->iv, v->iv_len),
@@ -219,15 +169,16 @@ static int gcm_kernel_decrypt(const kernel *k, const aes_impl *impl,
     return rc;
 }
 
-static void gcm_vector(const aes_impl *impl, const wy_vector *v)
+static void gcm_vector(void *ctx, const wycheproof_vector *v)
 {
+    const aes_impl *impl = ctx;
     uint8_t *out = malloc(v->msg_len + v->ct_len + 1), tag[16];
     uint8_t *buf = malloc(v->ct_len + 1);
     const kernel *k = gcm_kernel(v->key_len);
     aes_gcm_key gk;
     if (v->iv_len == 0) {
         /* GCM needs an IV of at least one bit; the kernels take 12 bytes. */
-        CHECK(!v->valid, "tc %d: a valid vector with an empty IV", v->id);
+        CHECK(v->invalid, "tc %d: a valid vector with an empty IV", v->id);
         if (k)
             CHECK(gcm_kernel_decrypt(k, impl, v, out) < 0,
                   "tc %d: %s accepted an empty IV", v->id, k->name);
@@ -235,7 +186,7 @@ static void gcm_vector(const aes_impl *impl, const wy_vector *v)
     }
     CHECK(aes_gcm_setup(impl, &gk, v->key, v->key_len) == 0, "tc %d setup",
           v->id);
-    if (v->valid) {
+    if (!v->invalid) {
         aes_gcm_encrypt(impl, &gk, out, tag, v->msg, v->msg_len, v->iv,
                         v->iv_len, v->aad, v->aad_len);
         CHECK(memcmp(out, v->ct, v->ct_len) == 0 && v->tag_len == 16 &&
@@ -245,7 +196,7 @@ static void gcm_vector(const aes_impl *impl, const wy_vector *v)
     memcpy(buf, v->ct, v->ct_len); /* decrypted in place */
     int rc = aes_gcm_decrypt(impl, &gk, buf, buf, v->ct_len, v->tag, v->iv,
                              v->iv_len, v->aad, v->aad_len);
-    if (v->valid)
+    if (!v->invalid)
         CHECK(rc == 0 && memcmp(buf, v->msg, v->msg_len) == 0,
               "tc %d decrypt", v->id);
     else
@@ -254,7 +205,7 @@ static void gcm_vector(const aes_impl *impl, const wy_vector *v)
     if (k && v->iv_len == AES_GCM_IV_BYTES) {
         memset(out, 0xa5, v->ct_len);
         rc = gcm_kernel_decrypt(k, impl, v, out);
-        if (v->valid)
+        if (!v->invalid)
             CHECK(rc == 0 && memcmp(out, v->msg, v->msg_len) == 0,
                   "tc %d: %s decrypt", v->id, k->name);
         else
@@ -269,13 +220,14 @@ done:
 
 /* Wycheproof's XTS iv is the 8-byte data-unit number, little-endian: the
  * tweak is it zero-extended to 16 bytes, which is also --sector. */
-static void xts_vector(const aes_impl *impl, const wy_vector *v)
+static void xts_vector(void *ctx, const wycheproof_vector *v)
 {
+    const aes_impl *impl = ctx;
     uint8_t tweak[16] = { 0 }, *out = malloc(v->msg_len + 1);
     aes_xts_key xk;
     const kernel *k = xts_kernel(v->key_len);
     memcpy(tweak, v->iv, v->iv_len < 16 ? v->iv_len : 16);
-    CHECK(v->valid, "tc %d: XTS vectors are all valid", v->id);
+    CHECK(!v->invalid, "tc %d: XTS vectors are all valid", v->id);
     CHECK(aes_xts_setup(impl, &xk, v->key, v->key_len) == 0, "tc %d setup",
           v->id);
     aes_xts_encrypt(impl, &xk, out, v->msg, v->msg_len, tweak);
@@ -315,15 +267,16 @@ static long pkcs5_unpad(const uint8_t *p, size_t len)
 /* Every vector's ciphertext, valid or not, must decrypt as OpenSSL's CBC
  * without padding does: most of the invalid vectors are bad padding, and
  * a wrong decryption has bad padding too. Then the padding decides. */
-static void cbc_pkcs5_vector(const aes_impl *impl, const wy_vector *v)
+static void cbc_pkcs5_vector(void *ctx, const wycheproof_vector *v)
 {
+    const aes_impl *impl = ctx;
     size_t padded = v->msg_len / 16 * 16 + 16;
     uint8_t *in = malloc(padded), *out = malloc(padded + v->ct_len + 1);
     uint8_t *raw = malloc(v->ct_len + 1);
     const kernel *k = cbc_kernel(v->key_len);
     aes_key key;
     CHECK(aes_setup(impl, &key, v->key, v->key_len) == 0, "tc %d setup", v->id);
-    if (v->valid) {
+    if (!v->invalid) {
         memcpy(in, v->msg, v->msg_len);
         memset(in + v->msg_len, (int)(padded - v->msg_len), padded - v->msg_len);
         aes_cbc_cs2_encrypt(impl, &key, out, in, padded, v->iv);
@@ -339,10 +292,10 @@ static void cbc_pkcs5_vector(const aes_impl *impl, const wy_vector *v)
         aes_cbc_cs2_decrypt(impl, &key, out, v->ct, v->ct_len, v->iv);
         CHECK(evp_ok && memcmp(out, raw, v->ct_len) == 0,
               "tc %d (%s): raw decryption differs from OpenSSL's", v->id,
-              v->valid ? "valid" : "invalid");
+              v->invalid ? "invalid" : "valid");
         n = pkcs5_unpad(out, v->ct_len);
     }
-    if (v->valid)
+    if (!v->invalid)
         CHECK(n == (long)v->msg_len && memcmp(out, v->msg, v->msg_len) == 0,
               "tc %d decrypt", v->id);
     else
@@ -355,7 +308,7 @@ static void cbc_pkcs5_vector(const aes_impl *impl, const wy_vector *v)
         k->run(k, &impl->v, &a, v->ct, v->ct_len, out);
         CHECK(evp_ok && memcmp(out, raw, v->ct_len) == 0,
               "tc %d (%s): %s --decrypt differs from OpenSSL's", v->id,
-              v->valid ? "valid" : "invalid", k->name);
+              v->invalid ? "invalid" : "valid", k->name);
     }
     free(in);
     free(out);
