@@ -22,6 +22,7 @@
 #include <emmintrin.h>
 
 #include "chacha.h"
+#include "chacha_rows.h"
 
 #define ROTL(v, n)                                                            \
     _mm_or_si128(_mm_slli_epi32(v, n), _mm_srli_epi32(v, 32 - (n)))
@@ -224,20 +225,7 @@ CHACHA_ISA(chacha_stream_xor_rows)(uint8_t *out, const uint8_t *in,
 
     __m128i a0 = s0, b0 = s1, c0 = s2, d0 = row3;
     __m128i a1 = s0, b1 = s1, c1 = s2, d1 = t3;
-    for (unsigned r = 0; r < rounds; r += 2) {
-        ROW_ROUND(a0, b0, c0, d0);
-        if (two_blocks)
-            ROW_ROUND(a1, b1, c1, d1);
-        DIAGONALIZE(a0, c0, d0);
-        if (two_blocks)
-            DIAGONALIZE(a1, c1, d1);
-        ROW_ROUND(a0, b0, c0, d0);
-        if (two_blocks)
-            ROW_ROUND(a1, b1, c1, d1);
-        UNDIAGONALIZE(a0, c0, d0);
-        if (two_blocks)
-            UNDIAGONALIZE(a1, c1, d1);
-    }
+    CHACHA_ROW_DOUBLE_ROUNDS(rounds, two_blocks, a0, b0, c0, d0, a1, b1, c1, d1)
     store_rows(out, in, two_blocks ? 64 : len, _mm_add_epi32(a0, s0),
                _mm_add_epi32(b0, s1), _mm_add_epi32(c0, s2),
                _mm_add_epi32(d0, row3));

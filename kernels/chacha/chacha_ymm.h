@@ -28,6 +28,7 @@
 #include <immintrin.h>
 
 #include "chacha.h"
+#include "chacha_rows.h"
 
 /* Transpose eight word-vectors (words i..i+7 of the eight blocks) into 32
  * bytes of each block and write them, xored with in, at out + 64 * block. */
@@ -205,20 +206,7 @@ CHACHA_ISA(chacha_stream_xor_rows)(uint8_t *out, const uint8_t *in,
 
     __m256i a0 = s0, b0 = s1, c0 = s2, d0 = s3;
     __m256i a1 = s0, b1 = s1, c1 = s2, d1 = t3;
-    for (unsigned r = 0; r < rounds; r += 2) {
-        ROW_ROUND(a0, b0, c0, d0);
-        if (two_sets)
-            ROW_ROUND(a1, b1, c1, d1);
-        DIAGONALIZE(a0, c0, d0);
-        if (two_sets)
-            DIAGONALIZE(a1, c1, d1);
-        ROW_ROUND(a0, b0, c0, d0);
-        if (two_sets)
-            ROW_ROUND(a1, b1, c1, d1);
-        UNDIAGONALIZE(a0, c0, d0);
-        if (two_sets)
-            UNDIAGONALIZE(a1, c1, d1);
-    }
+    CHACHA_ROW_DOUBLE_ROUNDS(rounds, two_sets, a0, b0, c0, d0, a1, b1, c1, d1)
     store_rows(out, in, two_sets ? 128 : len, _mm256_add_epi32(a0, s0),
                _mm256_add_epi32(b0, s1), _mm256_add_epi32(c0, s2),
                _mm256_add_epi32(d0, s3));
