@@ -68,33 +68,45 @@ static int reserve(void **array, size_t *cap, size_t n, size_t size)
     return 0;
 }
 
-/* The kernels whose rows decide k's row at auto: its parts, or k itself. */
-static size_t deciding(const kernel *k, const kernel *out[KERNEL_MAX_PARTS])
+/* The kernels whose rows decide k's row at auto, its parts or k itself,
+ * and the length each is timed at for messages of len bytes. */
+static size_t deciding(const kernel *k, size_t len,
+                       const kernel *out[KERNEL_MAX_PARTS],
+                       size_t lens[KERNEL_MAX_PARTS])
 {
     size_t n = kernel_n_parts(k);
     if (n == 0) {
+        size_t min = kernel_min_len(k);
         out[0] = k;
+        lens[0] = len < min ? min : len;
         return 1;
     }
-    memcpy(out, k->parts, n * sizeof *out);
+    for (size_t i = 0; i < n; i++) {
+        out[i] = k->parts[i];
+        lens[i] = kernel_part_len(k, i, len);
+    }
     return n;
 }
 
+/* A part's choice for messages of len bytes, timed at measured: a part
+ * two composites share at one length is measured once when both time it
+ * alike, and twice when they do not. */
 static autoisa_choice *find_choice(const autoisa *a, const kernel *part,
-                                   size_t len)
+                                   size_t len, size_t measured)
 {
     for (size_t i = 0; i < a->n_choices; i++)
-        if (a->choices[i].part == part && a->choices[i].len == len)
+        if (a->choices[i].part == part && a->choices[i].len == len &&
+            a->choices[i].measured_len == measured)
             return &a->choices[i];
     return NULL;
 }
 
-/* part's choice at len, added unmeasured if it is new. NULL when out of
- * memory. The pointer lasts until the next choice is added. */
-static autoisa_choice *note_choice(autoisa *a, const kernel *part, size_t len)
+/* part's choice, added unmeasured if it is new. NULL when out of memory.
+ * The pointer lasts until the next choice is added. */
+static autoisa_choice *note_choice(autoisa *a, const kernel *part, size_t len,
+                                   size_t measured)
 {
-    autoisa_choice *c = find_choice(a, part, len);
-    size_t min = kernel_min_len(part);
+    autoisa_choice *c = find_choice(a, part, len, measured);
     if (c)
         return c;
     if (reserve((void **)&a->choices, &a->cap_choices, a->n_choices,
@@ -102,8 +114,7 @@ static autoisa_choice *note_choice(autoisa *a, const kernel *part, size_t len)
         return NULL;
     c = &a->choices[a->n_choices++];
     *c = (autoisa_choice){ .part = part, .len = len,
-                           .measured_len = len < min ? min : len,
-                           .ticks = -1 };
+                           .measured_len = measured, .ticks = -1 };
     return c;
 }
 
@@ -207,9 +218,10 @@ static void measure_choice(autoisa *a, autoisa_choice *c)
 int autoisa_want(autoisa *a, const kernel *k, size_t len)
 {
     const kernel *parts[KERNEL_MAX_PARTS];
-    size_t n = deciding(k, parts);
+    size_t lens[KERNEL_MAX_PARTS];
+    size_t n = deciding(k, len, parts, lens);
     for (size_t i = 0; i < n; i++)
-        if (!note_choice(a, parts[i], len))
+        if (!note_choice(a, parts[i], len, lens[i]))
             return -1;
     return 0;
 }
@@ -257,9 +269,10 @@ const isa_variant *autoisa_row_for(autoisa *a, const kernel *k, size_t len)
 {
     const kernel *parts[KERNEL_MAX_PARTS];
     const isa_variant *winners[KERNEL_MAX_PARTS];
-    size_t n = deciding(k, parts);
+    size_t lens[KERNEL_MAX_PARTS];
+    size_t n = deciding(k, len, parts, lens);
     for (size_t i = 0; i < n; i++) {
-        autoisa_choice *c = note_choice(a, parts[i], len);
+        autoisa_choice *c = note_choice(a, parts[i], len, lens[i]);
         if (!c)
             return NULL;
         if (!c->row)
@@ -308,10 +321,11 @@ void autoisa_describe(const autoisa *a, const kernel *k, size_t len,
                       char *buf, size_t buflen)
 {
     const kernel *parts[KERNEL_MAX_PARTS];
-    size_t n = deciding(k, parts), used = 0, measured = 0;
+    size_t lens[KERNEL_MAX_PARTS];
+    size_t n = deciding(k, len, parts, lens), used = 0, measured = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < n; i++) {
-        const autoisa_choice *c = find_choice(a, parts[i], len);
+        const autoisa_choice *c = find_choice(a, parts[i], len, lens[i]);
         if (c) {
             append_choice(c, buf, buflen, &used);
             measured += c->ticks >= 0;

@@ -257,6 +257,13 @@ size_t kernel_n_parts(const kernel *k)
     return n;
 }
 
+size_t kernel_part_len(const kernel *k, size_t i, size_t len)
+{
+    size_t want = k->part_len ? k->part_len(i, len) : len,
+           min = kernel_min_len(k->parts[i]);
+    return want < min ? min : want;
+}
+
 void kernel_compose(const kernel *k, const isa_variant *const part[],
                     isa_variant *row)
 {

@@ -229,6 +229,11 @@ struct kernel {
     const kernel *parts[KERNEL_MAX_PARTS];
     void (*compose)(const kernel *k, const isa_variant *const part[],
                     isa_variant *row);
+    /* Optional: the length part i is timed at when the composite runs
+     * messages of len bytes, where the part sees another length than the
+     * message's (Adiantum's Poly1305 hashes NH's output, 32 bytes a KiB;
+     * its AES encrypts one block). NULL: len. */
+    size_t (*part_len)(size_t i, size_t len);
 };
 
 /* What k takes and accepts (its own args, or its reference's). */
@@ -284,6 +289,10 @@ const isa_variant *kernel_generic_variant(const kernel *k);
 #define KERNEL_AUTO_ISA "auto"
 /* How many parts k names: 0 for a kernel that is not a composite. */
 size_t kernel_n_parts(const kernel *k);
+/* The length `--isa=auto` times part i of k at, for messages of len
+ * bytes: k->part_len's, or len, and at least the part's shortest
+ * message. */
+size_t kernel_part_len(const kernel *k, size_t i, size_t len);
 /* k's row over part[i], a row of k->parts[i]'s table for each part, into
  * row (k->row_size bytes): the compose hook's, named KERNEL_AUTO_ISA and
  * requiring every feature its parts require. */

@@ -315,10 +315,25 @@ static void adiantum_compose(const kernel *k, const isa_variant *const part[],
 
 /* The parts are what a message's work calls: XChaCha at the kernel's round
  * count, NH as Adiantum's message hash runs it (the nh kernel), Poly1305,
- * and AES-256. No kernel times one AES block alone, so aes256-ctr stands
- * for it: timed, as every part is, at the message's length, it ranks the
- * AES rows by their bulk speed, where a message here encrypts one block
- * (docs/auto.md's limits). */
+ * and AES-256 (aes256-ctr, one block: no kernel times a bare block). Each
+ * is timed at the length it sees in a message of len bytes: the stream and
+ * NH the bulk, all but the last 16 bytes; Poly1305 one call of the message
+ * hash, 32 bytes of NH output per KiB of bulk, at most NH_BATCH of them;
+ * AES one block. */
+static size_t adiantum_part_len(size_t i, size_t len)
+{
+    size_t bulk = len > ADIANTUM_BLOCK_BYTES ? len - ADIANTUM_BLOCK_BYTES : 0,
+           pieces = (bulk + NH_MESSAGE_BYTES - 1) / NH_MESSAGE_BYTES;
+    switch (i) {
+    case 2:
+        return NH_HASH_BYTES * (pieces < NH_BATCH ? pieces : NH_BATCH);
+    case 3:
+        return ADIANTUM_BLOCK_BYTES;
+    default:
+        return bulk;
+    }
+}
+
 #define ADIANTUM_KERNEL(var, kname, r, xchacha)                               \
     const kernel var = {                                                      \
         .name = kname,                                                        \
@@ -338,6 +353,7 @@ static void adiantum_compose(const kernel *k, const isa_variant *const part[],
         .parts = { &kernel_##xchacha, &kernel_nh, &kernel_poly1305,           \
                    &kernel_aes256_ctr },                                      \
         .compose = adiantum_compose,                                          \
+        .part_len = adiantum_part_len,                                        \
     }
 
 ADIANTUM_KERNEL(kernel_adiantum, "adiantum", 12, xchacha12);

@@ -107,11 +107,22 @@ static void test_fastest_row_wins(const kernel *k)
     }
 }
 
-/* Every row measured may be timed here, and was measured at len. */
-static void check_measured(const model *m, size_t len)
+/* The length k's part (or k itself) is timed at for messages of len. */
+static size_t expected_len(const kernel *k, const kernel *part, size_t len)
+{
+    for (size_t i = 0; i < kernel_n_parts(k); i++)
+        if (k->parts[i] == part)
+            return kernel_part_len(k, i, len);
+    return len < kernel_min_len(k) ? kernel_min_len(k) : len;
+}
+
+/* Every row measured may be timed here, and was measured at the length
+ * its part sees in k's messages of len bytes. */
+static void check_measured(const model *m, const kernel *k, size_t len)
 {
     char err[256];
     for (size_t i = 0; i < m->calls && i < MAX_SEEN; i++) {
+        size_t want = expected_len(k, m->seen_k[i], len);
         CHECK(kernel_variant_usable(m->seen_k[i], m->seen_v[i]),
               "%s@%s measured on a CPU that lacks it", m->seen_k[i]->name,
               m->seen_v[i]->isa);
@@ -119,8 +130,8 @@ static void check_measured(const model *m, size_t len)
                                sizeof err) == 0,
               "%s@%s measured though it fails its self-test",
               m->seen_k[i]->name, m->seen_v[i]->isa);
-        CHECK(m->seen_len[i] == len, "%s measured at %zu, not %zu",
-              m->seen_k[i]->name, m->seen_len[i], len);
+        CHECK(m->seen_len[i] == want, "%s measured at %zu, not %zu",
+              m->seen_k[i]->name, m->seen_len[i], want);
     }
 }
 
@@ -211,7 +222,7 @@ static void test_composite_takes_winners(const kernel *k, int flip)
               "the row does not require what %s@%s does",
               k->parts[i]->name, want[i]->isa);
     }
-    check_measured(&m, 509);
+    check_measured(&m, k, 509);
     autoisa_describe(&a, k, 509, text, sizeof text);
     for (size_t i = 0; i < n_parts; i++) {
         snprintf(part, sizeof part, "%s%s=%s", i ? " " : "",
@@ -310,10 +321,46 @@ static void test_lengths(void)
          "and says so");
     autoisa_init_with(&a, model_ticks, &m);
     autoisa_row_for(&a, &kernel_blake2b_x4, 0);
-    check_measured(&m, 1);
+    check_measured(&m, &kernel_blake2b_x4, 0);
     autoisa_describe(&a, &kernel_blake2b_x4, 0, text, sizeof text);
     CHECK(cpu_supports(CPU_SSE41) ? strstr(text, "(at 1 B)") != NULL : 1,
           "'%s'", text);
+    autoisa_free(&a);
+
+    CASE("adiantum's parts are measured at the lengths a 4096-byte "
+         "message gives them");
+    m = (model){ 0 };
+    autoisa_init_with(&a, model_ticks, &m);
+    autoisa_row_for(&a, &kernel_adiantum, 4096);
+    const size_t want[] = { 4080, 4080, 128, 16 }; /* xchacha12 nh poly1305 aes */
+    for (size_t i = 0; i < 4; i++)
+        CHECK(kernel_part_len(&kernel_adiantum, i, 4096) == want[i],
+              "%s at %zu, not %zu", kernel_adiantum.parts[i]->name,
+              kernel_part_len(&kernel_adiantum, i, 4096), want[i]);
+    for (size_t i = 0; i < m.calls && i < MAX_SEEN; i++)
+        CHECK(m.seen_len[i] == expected_len(&kernel_adiantum, m.seen_k[i],
+                                            4096),
+              "%s measured at %zu", m.seen_k[i]->name, m.seen_len[i]);
+    CHECK(m.calls > 0, "nothing measured");
+    autoisa_describe(&a, &kernel_adiantum, 4096, text, sizeof text);
+    CHECK(strstr(text, "(at 128 B)") && strstr(text, "(at 16 B)") &&
+              strstr(text, "(measured at 4096 B)"),
+          "'%s'", text);
+    autoisa_free(&a);
+
+    CASE("a part two composites time at different lengths is measured for "
+         "each");
+    m = (model){ 0 };
+    autoisa_init_with(&a, model_ticks, &m);
+    autoisa_row_for(&a, &kernel_adiantum, 4096);
+    size_t after_adiantum = m.calls;
+    autoisa_row_for(&a, &kernel_chacha20_poly1305, 4096);
+    size_t poly1305_at_4096 = 0;
+    for (size_t i = after_adiantum; i < m.calls && i < MAX_SEEN; i++)
+        poly1305_at_4096 += m.seen_k[i] == &kernel_poly1305 &&
+                            m.seen_len[i] == 4096;
+    CHECK(poly1305_at_4096 > 0, "chacha20-poly1305 reused adiantum's "
+          "128-byte Poly1305 choice");
     autoisa_free(&a);
 
     CASE("the run's description lists the choices shortest first");

@@ -71,8 +71,8 @@ cmp -s "$tmp/pt" "$tmp/cell" && ok "kat lioness --isa=auto --decrypt undoes it" 
     <"$tmp/cell" 2>&1 >/dev/null | grep -Eq '^auto: aes128-ctr=[a-z0-9_-]+ \(measured at 509 B\)$' &&
     ok "tor-relay-cell@auto names its AES row" || fail "tor-relay-cell@auto's stderr"
 "$bin" kat adiantum --isa=auto --key="$key32" <"$tmp/cell" 2>&1 >/dev/null |
-    grep -Eq '^auto: xchacha12=[a-z0-9_-]+ nh=[a-z0-9_-]+ poly1305=[a-z0-9_-]+ aes256-ctr=[a-z0-9_-]+ \(measured at 509 B\)$' &&
-    ok "adiantum@auto names its XChaCha12, NH, Poly1305 and AES rows" || fail "adiantum@auto's stderr"
+    grep -Eq '^auto: xchacha12=[a-z0-9_-]+ \(at 493 B\) nh=[a-z0-9_-]+ \(at 493 B\) poly1305=[a-z0-9_-]+ \(at 32 B\) aes256-ctr=[a-z0-9_-]+ \(at 16 B\) \(measured at 509 B\)$' &&
+    ok "adiantum@auto names its XChaCha12, NH, Poly1305 and AES rows, each at the length a 509-byte message gives it" || fail "adiantum@auto's stderr"
 "$bin" kat aes256-hctr2 --isa=auto --key="$key32" <"$tmp/cell" 2>&1 >/dev/null |
     grep -Eq '^auto: aes256-xctr=[a-z0-9_-]+ polyval=[a-z0-9_-]+ \(measured at 509 B\)$' &&
     ok "aes256-hctr2@auto names its XCTR and POLYVAL rows" || fail "aes256-hctr2@auto's stderr"
@@ -155,7 +155,7 @@ assert '(measured at 64 B); ' in ctx['auto'] and ctx['auto'].endswith('(measured
 bench_json "bench runs adiantum@auto and aes128-hctr2@auto, each naming its parts" "
 assert names == {'adiantum@auto/4096', 'aes128-hctr2@auto/4096'}, names
 label = labels['adiantum@auto/4096']
-assert re.fullmatch(r'xchacha12=\S+ nh=\S+ poly1305=\S+ aes256-ctr=\S+ \(measured at 4096 B\)', label), label
+assert re.fullmatch(r'xchacha12=\S+ \(at 4080 B\) nh=\S+ \(at 4080 B\) poly1305=\S+ \(at 128 B\) aes256-ctr=\S+ \(at 16 B\) \(measured at 4096 B\)', label), label
 label = labels['aes128-hctr2@auto/4096']
 assert re.fullmatch(r'aes128-xctr=\S+ polyval=\S+ \(measured at 4096 B\)', label), label
 " --kernel=adiantum,aes128-hctr2 --sizes=4096 --benchmark_filter=@auto
