@@ -5,6 +5,7 @@ benchmark. Run: PYTHONPATH=tools /usr/bin/python3 -m pytest
 tests/py/test_plots.py
 """
 import copy
+import errno
 import csv
 import io
 import json
@@ -966,3 +967,34 @@ def test_compare_malformed_json(tmp_path):
     bad.write_text('{"benchmarks": [')
     done = run_compare(tmp_path, BASE, str(bad))
     assert one_line_error(done) and "not valid JSON" in done.stderr
+
+
+# What every tool says when a file cannot be used
+
+@pytest.mark.parametrize("err, fix", [
+    (PermissionError(errno.EACCES, "Permission denied", "out/x.png"),
+     "check its permissions"),
+    (OSError(errno.ETXTBSY, "Text file busy", "build/cyclebench"),
+     "being rewritten"),
+    (FileNotFoundError(errno.ENOENT, "No such file or directory",
+                       "build/cyclebench"), "run `make`"),
+    (OSError(errno.ENOSPC, "No space left on device", "out/a.csv"),
+     "free some space"),
+])
+def test_an_os_error_is_one_line_naming_the_file_and_the_fix(err, fix):
+    from cyclebench.cli import os_error_message
+    message = os_error_message(err)
+    assert message.startswith(f"{err.filename}: {err.strerror}: ")
+    assert fix in message and "\n" not in message
+    # An error running a program is not called a failure to write.
+    assert "cannot write" not in message
+
+
+def test_a_tool_that_cannot_run_its_binary_says_so_in_one_line(tmp_path):
+    binary = tmp_path / "cb"
+    binary.write_text("#!/bin/sh\n")
+    binary.chmod(0o644)  # not executable
+    done = run_script("scenario", "isa-ladder", f"--bin={binary}",
+                      f"--out={tmp_path / 's'}")
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
+    assert str(binary) in done.stderr and "cannot write" not in done.stderr

@@ -1,6 +1,7 @@
 """What every command shares: one-line errors with exit status 2, from
 argparse and from InputError alike."""
 import argparse
+import errno
 import sys
 
 from .errors import InputError
@@ -33,5 +34,24 @@ def run_main(main, name):
     except KeyboardInterrupt:
         die("interrupted: no output was written or replaced", 130)
     except OSError as e:
-        die(f"cannot write {e.filename or 'output'}: {e.strerror}: check the "
-            f"directory exists and is writable")
+        die(os_error_message(e))
+
+
+# The fix an OSError names, by errno: it may come from reading, writing or
+# running a file, and the exception does not say which.
+FIXES = {
+    errno.ENOENT: "check the path (a missing build/cyclebench: run `make`)",
+    errno.EACCES: "check its permissions, and that its directory is "
+                  "writable where something is written there",
+    errno.EPERM: "check its permissions",
+    errno.ETXTBSY: "the program is being rewritten (a build running?): "
+                   "run again when it is done",
+    errno.ENOSPC: "free some space and run again",
+    errno.EROFS: "write somewhere else",
+}
+
+
+def os_error_message(e):
+    """One line for an OSError: the file, what went wrong, the fix."""
+    fix = FIXES.get(e.errno, "check the file and its directory")
+    return f"{e.filename or 'a file'}: {e.strerror or e}: {fix}"
