@@ -565,6 +565,21 @@ def test_disk_same_moment_ratios_are_notes_with_their_quartiles():
             "pairs of 10 ms blocks; 4.39 against 4.50") in measured_note
 
 
+def test_aead_same_moment_ratios_for_the_software_aes_gcm():
+    m = measured("aead")
+    assert [(p.kernel, p.vs, p.size) for p in aead.PAIRS] == [
+        ("aes128-gcm@ssse3", "openssl:aes-128-gcm@external", 16384),
+        ("aes256-gcm@ssse3", "openssl:aes-256-gcm@external", 16384)]
+    assert all(p.env == aead.NO_AESNI_ENV for p in aead.PAIRS)
+    m.paired = {aead.PAIRS[1].key(): dict(PAIRED, kernel="aes256-gcm")}
+    notes = [n for n in aead.table(m).notes if n.startswith("Same moments")]
+    assert len(notes) == 2 and "not run" in notes[0]
+    assert notes[1].startswith("Same moments (`cyclebench run "
+                               "aes256-gcm@ssse3 --vs=openssl:aes-256-gcm"
+                               "@external --size=16384`)")
+    assert "ours over OpenSSL's 0.956" in notes[1]
+
+
 def test_paired_run_command_and_which_rows_run_here():
     pair = PairedRun("aes128-xts@ssse3", "openssl:aes-128-xts@external",
                      512, seconds=2.5)

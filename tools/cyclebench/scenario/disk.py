@@ -12,7 +12,7 @@ from ..leak.table import read_leak
 from .aead import MASKED, NO_AESNI_ENV, add_with_and_without_aesni
 from .figures import bar_chart
 from .measure import ExtraRun, PairedRun, Scenario, throughput
-from .table import Column, Table, add_leak_verdicts
+from .table import Column, Table, add_leak_verdicts, add_paired_notes
 
 SIZES = [512, 4096]
 # What a disk is encrypted with today, one sector per call.
@@ -76,32 +76,10 @@ def table(m):
         "in parallel), XChaCha, OpenSSL's older ciphers, and memcpy as the "
         "memory-bandwidth line.",
     ]
-    t.notes += paired_notes(m)
+    add_paired_notes(t, m, PAIRS, "with AES-NI masked")
     add_leak_verdicts(t, m.leak_csv, read_leak(m.leak_csv),
                       unchecked=(MASKED,))
     return t
-
-
-def paired_notes(m):
-    """A note per PAIRS entry: its same-moment ratio, or why there is none."""
-    notes = []
-    for pair in PAIRS:
-        r = m.paired.get(pair.key())
-        what = (f"{pair.kernel} against {pair.vs} with AES-NI masked, "
-                f"{pair.size}-byte sectors")
-        if r is None:
-            notes.append(f"Same moments, {what}: not run (a row this CPU "
-                         f"lacks, or a run without `run --vs`).")
-            continue
-        q = r["ratio"]
-        notes.append(
-            f"Same moments (`cyclebench run {pair.kernel} --vs={pair.vs} "
-            f"--size={pair.size}`), {what}: ours over OpenSSL's "
-            f"{q['median']:.3f} (quartiles {q['q1']:.3f} to {q['q3']:.3f}, "
-            f"{r['pairs']} pairs of {r['block_seconds'] * 1000:.0f} ms "
-            f"blocks; {r['tsc_cycles_per_byte']:.2f} against "
-            f"{r['vs_tsc_cycles_per_byte']:.2f} TSC ticks/byte).")
-    return notes
 
 
 def chart(t, m):

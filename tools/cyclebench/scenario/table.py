@@ -142,3 +142,24 @@ def add_leak_verdicts(t, path, leak, unchecked=()):
                    "ctgrind is valgrind's memcheck on the key-derived state "
                    "(VAES and AVX-512 rows are not checkable under it), the "
                    "t-test is `cyclebench leak`'s.")
+
+
+def add_paired_notes(t, m, pairs, condition):
+    """A note per PairedRun: its same-moment ratio (`run --vs`), or why
+    there is none. condition says how the pair ran ("with AES-NI
+    masked")."""
+    for pair in pairs:
+        r = m.paired.get(pair.key())
+        what = f"{pair.kernel} against {pair.vs} {condition}, {pair.size} B"
+        if r is None:
+            t.notes.append(f"Same moments, {what}: not run (a row this CPU "
+                           f"lacks, or a run without `run --vs`).")
+            continue
+        q = r["ratio"]
+        t.notes.append(
+            f"Same moments (`cyclebench run {pair.kernel} --vs={pair.vs} "
+            f"--size={pair.size}`), {what}: ours over OpenSSL's "
+            f"{q['median']:.3f} (quartiles {q['q1']:.3f} to {q['q3']:.3f}, "
+            f"{r['pairs']} pairs of {r['block_seconds'] * 1000:.0f} ms "
+            f"blocks; {r['tsc_cycles_per_byte']:.2f} against "
+            f"{r['vs_tsc_cycles_per_byte']:.2f} TSC ticks/byte).")
