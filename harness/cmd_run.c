@@ -296,10 +296,14 @@ static int measure_paired(const run_options *o, const kernel_args *a,
         timed_kernel_close(&ta);
         return 1;
     }
+    const sampler_source src[2] = { timed_kernel_source(&ta),
+                                    timed_kernel_source(&tb) };
+    const double bytes[2] = { (double)(o->size * kernel_batch(o->k)),
+                              (double)(o->size * kernel_batch(o->vs_k)) };
+    paired_config c = paired_default_config(timer_get_info()->tsc_hz,
+                                            o->seconds);
     uint64_t t0 = timer_start();
-    if (paired_run(&ta, (double)(o->size * kernel_batch(o->k)), &tb,
-                   (double)(o->size * kernel_batch(o->vs_k)), o->seconds,
-                   &p))
+    if (paired_run(&c, src, bytes, &p))
         usage_error("out of memory for the samples");
     else {
         print_paired(o, &p, (double)(timer_stop() - t0) /

@@ -6,11 +6,7 @@
 #include <string.h>
 
 #include "sampler.h"
-#include "timer.h"
 
-/* Fewer pairs than this give no interval worth the name (the ranks of the
- * median's interval clamp to the extremes below about ten). */
-#define PAIRED_MIN_PAIRS 10
 /* A block's batches: a 10 ms block of 10 us batches holds about a
  * thousand; a block stops early at this many. */
 #define PAIRED_MAX_BATCHES 4096
@@ -63,16 +59,25 @@ static double sorted_median(double *values, size_t n)
     return sampler_quantile(values, n, 0.5);
 }
 
-int paired_run(timed_kernel *a, double a_bytes, timed_kernel *b,
-               double b_bytes, double seconds, paired_result *r)
+paired_config paired_default_config(double tsc_hz, double seconds)
 {
-    double hz = timer_get_info()->tsc_hz;
-    uint64_t batch_ticks = (uint64_t)(SAMPLER_BATCH_SECONDS * hz),
-             block_ticks = (uint64_t)(SAMPLER_BLOCK_SECONDS * hz),
-             warmup_ticks = (uint64_t)(SAMPLER_WARMUP_SECONDS * hz);
-    side sides[2] = { { timed_kernel_source(a), 0, a_bytes },
-                      { timed_kernel_source(b), 0, b_bytes } };
-    size_t capacity = 256 + (size_t)(seconds / (2 * SAMPLER_BLOCK_SECONDS));
+    return (paired_config){
+        .batch_ticks = (uint64_t)(SAMPLER_BATCH_SECONDS * tsc_hz),
+        .block_ticks = (uint64_t)(SAMPLER_BLOCK_SECONDS * tsc_hz),
+        .warmup_ticks = (uint64_t)(SAMPLER_WARMUP_SECONDS * tsc_hz),
+        .run_ticks = (uint64_t)(seconds * tsc_hz),
+    };
+}
+
+int paired_run(const paired_config *c, const sampler_source src[2],
+               const double bytes[2], paired_result *r)
+{
+    side sides[2] = { { src[0], 0, bytes[0] }, { src[1], 0, bytes[1] } };
+    /* Fewer pairs than PAIRED_MIN_PAIRS give no interval worth the name
+     * (its ranks clamp to the extremes below about ten); a pair lasts at
+     * least two blocks. */
+    size_t capacity = PAIRED_MIN_PAIRS + 1 +
+                      (size_t)(c->run_ticks / (2 * (c->block_ticks + 1)));
     double *samples = malloc(PAIRED_MAX_BATCHES * sizeof *samples);
     double *ra = malloc(capacity * sizeof *ra),
            *rb = malloc(capacity * sizeof *rb),
@@ -82,18 +87,18 @@ int paired_run(timed_kernel *a, double a_bytes, timed_kernel *b,
     if (!samples || !ra || !rb || !ratio)
         goto out;
     for (int i = 0; i < 2; i++)
-        sides[i].calls = size_batch(&sides[i].src, batch_ticks, warmup_ticks);
-    uint64_t start = sides[0].src.now(sides[0].src.ctx),
-             target = (uint64_t)(seconds * hz);
+        sides[i].calls = size_batch(&sides[i].src, c->batch_ticks,
+                                    c->warmup_ticks);
+    uint64_t start = src[0].now(src[0].ctx);
     size_t n = 0;
     while (n < capacity &&
            (n < PAIRED_MIN_PAIRS ||
-            sides[0].src.now(sides[0].src.ctx) - start < target)) {
+            src[0].now(src[0].ctx) - start < c->run_ticks)) {
         /* a first in even pairs, b first in odd ones */
         int first = (int)(n & 1);
         double m[2];
-        m[first] = block_median(&sides[first], block_ticks, samples);
-        m[!first] = block_median(&sides[!first], block_ticks, samples);
+        m[first] = block_median(&sides[first], c->block_ticks, samples);
+        m[!first] = block_median(&sides[!first], c->block_ticks, samples);
         ra[n] = m[0];
         rb[n] = m[1];
         ratio[n] = m[0] / m[1];

@@ -16,11 +16,25 @@
 
 #include <stddef.h>
 
-#include "timed_kernel.h"
+#include <stdint.h>
+
+#include "sampler.h"
+
+/* How long batches, blocks and the run are, in the sources' ticks. */
+typedef struct paired_config {
+    uint64_t batch_ticks;  /* a batch lasts at least this */
+    uint64_t block_ticks;  /* each side's turn */
+    uint64_t warmup_ticks; /* each side's, before its first block */
+    uint64_t run_ticks;    /* pairs until this has passed */
+} paired_config;
+
+/* The harness's: SAMPLER_BATCH_SECONDS, SAMPLER_BLOCK_SECONDS and
+ * SAMPLER_WARMUP_SECONDS at tsc_hz, for about `seconds`. */
+paired_config paired_default_config(double tsc_hz, double seconds);
 
 typedef struct paired_result {
     size_t pairs;
-    /* TSC ticks per byte: the median over blocks of each block's median */
+    /* ticks per byte: the median over blocks of each block's median */
     double a_per_byte, b_per_byte;
     /* a's block over b's block, per pair */
     double ratio_median, ratio_q1, ratio_q3, ratio_ci_low, ratio_ci_high;
@@ -28,10 +42,12 @@ typedef struct paired_result {
     double ratio_min, ratio_max;
 } paired_result;
 
-/* Times a and b (opened, each with its bytes per call) in turn for about
- * `seconds`, at least a few pairs whatever it says. Returns 0, or -1 when
- * out of memory. */
-int paired_run(timed_kernel *a, double a_bytes, timed_kernel *b,
-               double b_bytes, double seconds, paired_result *r);
+/* Times src[0] and src[1] (the harness's: timed_kernel_source, tests' a
+ * model), whose calls process bytes[0] and bytes[1], in turn for
+ * c->run_ticks of src[0]'s clock and at least PAIRED_MIN_PAIRS pairs.
+ * Returns 0, or -1 when out of memory. */
+#define PAIRED_MIN_PAIRS 10
+int paired_run(const paired_config *c, const sampler_source src[2],
+               const double bytes[2], paired_result *r);
 
 #endif
