@@ -578,6 +578,8 @@ def test_aead_same_moment_ratios_for_the_software_aes_gcm():
                                "aes256-gcm@ssse3 --vs=openssl:aes-256-gcm"
                                "@external --size=16384`)")
     assert "ours over OpenSSL's 0.956" in notes[1]
+    assert any("4-bit tables" in n and "constant-time" in n
+               for n in aead.table(m).notes)
 
 
 def test_paired_run_command_and_which_rows_run_here():
