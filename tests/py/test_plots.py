@@ -221,6 +221,8 @@ def test_summary_prints_and_writes_the_ratios(tmp_path):
     assert f"openssl {units.sig3(theirs)} ({best / theirs:.2f}x)" in line
     assert ours >= best
     assert "memcpy" in done.stdout.split("Ours with no peer")[1]
+    assert "`cyclebench run A --vs=B` gives the ratio of the same moments" \
+        in done.stdout
     assert "unsupported on this CPU: chacha20@avx512" in done.stdout
     assert "lioness block must be at least 41 bytes: pad the message: " \
         "lioness@avx2 at 8 B" in done.stdout

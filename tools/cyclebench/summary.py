@@ -31,7 +31,10 @@ def header(results):
             f"{ctx.get('cpu_model', 'unknown CPU')}, {clock}, host "
             f"{ctx.get('host_name', '?')}, commit {ctx.get('git_commit', '?')}",
             "TSC ticks per byte (medians; lower is faster). Ratio = ours / "
-            "theirs: below 1.00x ours is faster."]
+            "theirs: below 1.00x ours is faster.",
+            "The two sides of a ratio were timed seconds apart; on a shared "
+            "host, `cyclebench run A --vs=B` gives the ratio of the same "
+            "moments (docs/method.md)."]
 
 
 def size_line(results, kernel, sizes):
