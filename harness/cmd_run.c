@@ -253,8 +253,8 @@ static int measure(const run_options *o, kernel_args *a, pmu_group *pmu)
 }
 
 /* --vs: k and vs_k in turn, then one JSON object. */
-static void print_paired(const run_options *o, const paired_result *p,
-                         double seconds)
+static void print_paired(const run_options *o, const paired_config *c,
+                         const paired_result *p, double seconds)
 {
     const timer_info *t = timer_get_info();
     printf("{\n  \"kernel\": ");
@@ -274,7 +274,8 @@ static void print_paired(const run_options *o, const paired_result *p,
            "  \"ratio\": {\"median\": %.4f, \"q1\": %.4f, \"q3\": %.4f, "
            "\"ci95_low\": %.4f, \"ci95_high\": %.4f, \"min\": %.4f, "
            "\"max\": %.4f}\n}\n",
-           o->size, seconds, SAMPLER_BLOCK_SECONDS, p->pairs, t->tsc_hz,
+           o->size, seconds, (double)c->block_ticks / t->tsc_hz, p->pairs,
+           t->tsc_hz,
            t->tsc_hz_source, t->core_tsc_ratio, sysctl_pinned_cpu(),
            p->a_per_byte, p->b_per_byte, p->ratio_median, p->ratio_q1,
            p->ratio_q3, p->ratio_ci_low, p->ratio_ci_high, p->ratio_min,
@@ -306,8 +307,8 @@ static int measure_paired(const run_options *o, const kernel_args *a,
     if (paired_run(&c, src, bytes, &p))
         usage_error("out of memory for the samples");
     else {
-        print_paired(o, &p, (double)(timer_stop() - t0) /
-                                timer_get_info()->tsc_hz);
+        print_paired(o, &c, &p, (double)(timer_stop() - t0) /
+                                    timer_get_info()->tsc_hz);
         status = 0;
     }
     timed_kernel_close(&ta);

@@ -1,20 +1,18 @@
 #include "paired.h"
 
-#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "sampler.h"
 
 /* A block's batches: a 10 ms block of 10 us batches holds about a
  * thousand; a block stops early at this many. */
 #define PAIRED_MAX_BATCHES 4096
 
-static int compare_double(const void *x, const void *y)
+/* The median of n values, sorting them. */
+static double sorted_median(double *values, size_t n)
 {
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
+    sampler_sort(values, n);
+    return sampler_quantile(values, n, 0.5);
 }
 
 typedef struct side {
@@ -22,21 +20,6 @@ typedef struct side {
     uint64_t calls; /* per batch */
     double bytes;   /* per call */
 } side;
-
-/* Calls per batch: doubled until one batch lasts batch_ticks, for at least
- * warmup_ticks in all, which also warms caches and pages. */
-static uint64_t size_batch(const sampler_source *s, uint64_t batch_ticks,
-                           uint64_t warmup_ticks)
-{
-    uint64_t calls = 1, start = s->now(s->ctx);
-    for (;;) {
-        uint64_t ticks = s->time_batch(s->ctx, calls);
-        if (ticks < batch_ticks && calls < (UINT64_C(1) << 40))
-            calls *= 2;
-        else if (s->now(s->ctx) - start >= warmup_ticks)
-            return calls;
-    }
-}
 
 /* One block: batches for block_ticks; the median ticks per byte. */
 static double block_median(const side *s, uint64_t block_ticks,
@@ -49,14 +32,7 @@ static double block_median(const side *s, uint64_t block_ticks,
         samples[n++] = (double)ticks / (double)s->calls / s->bytes;
     } while (n < PAIRED_MAX_BATCHES &&
              s->src.now(s->src.ctx) - start < block_ticks);
-    qsort(samples, n, sizeof *samples, compare_double);
-    return sampler_quantile(samples, n, 0.5);
-}
-
-static double sorted_median(double *values, size_t n)
-{
-    qsort(values, n, sizeof *values, compare_double);
-    return sampler_quantile(values, n, 0.5);
+    return sorted_median(samples, n);
 }
 
 paired_config paired_default_config(double tsc_hz, double seconds)
@@ -86,9 +62,10 @@ int paired_run(const paired_config *c, const sampler_source src[2],
     memset(r, 0, sizeof *r);
     if (!samples || !ra || !rb || !ratio)
         goto out;
+    size_t warmup_batches = 0;
     for (int i = 0; i < 2; i++)
-        sides[i].calls = size_batch(&sides[i].src, c->batch_ticks,
-                                    c->warmup_ticks);
+        sides[i].calls = sampler_warm_up(&sides[i].src, c->batch_ticks,
+                                         c->warmup_ticks, &warmup_batches);
     uint64_t start = src[0].now(src[0].ctx);
     size_t n = 0;
     while (n < capacity &&
@@ -107,7 +84,7 @@ int paired_run(const paired_config *c, const sampler_source src[2],
     r->pairs = n;
     r->a_per_byte = sorted_median(ra, n);
     r->b_per_byte = sorted_median(rb, n);
-    qsort(ratio, n, sizeof *ratio, compare_double);
+    sampler_sort(ratio, n);
     r->ratio_median = sampler_quantile(ratio, n, 0.5);
     r->ratio_q1 = sampler_quantile(ratio, n, 0.25);
     r->ratio_q3 = sampler_quantile(ratio, n, 0.75);

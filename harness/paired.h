@@ -15,7 +15,6 @@
 #define CYCLEBENCH_PAIRED_H
 
 #include <stddef.h>
-
 #include <stdint.h>
 
 #include "sampler.h"
@@ -34,7 +33,8 @@ paired_config paired_default_config(double tsc_hz, double seconds);
 
 typedef struct paired_result {
     size_t pairs;
-    /* ticks per byte: the median over blocks of each block's median */
+    /* the sources' ticks (the harness's: TSC ticks, not core cycles) per
+     * byte: the median over blocks of each block's median */
     double a_per_byte, b_per_byte;
     /* a's block over b's block, per pair */
     double ratio_median, ratio_q1, ratio_q3, ratio_ci_low, ratio_ci_high;

@@ -86,30 +86,31 @@ int sampler_precise(double median, double low, double high, double precision)
     return low >= median * (1 - precision) && high <= median * (1 + precision);
 }
 
-/* Run batches until warmup_ticks have passed and the last two batches, at
- * the size kept, each took at least batch_ticks, growing the batch while it
- * falls short. Caches, branch predictors, page mappings and the core's
- * clock settle meanwhile. Returns the calls per batch. */
-static uint64_t warm_up(const sampler_config *c, const sampler_source *src,
-                        uint64_t start, sampler_result *r)
+uint64_t sampler_warm_up(const sampler_source *src, uint64_t batch_ticks,
+                         uint64_t warmup_ticks, size_t *batches)
 {
-    uint64_t calls = 1;
+    uint64_t calls = 1, start = src->now(src->ctx);
     int long_in_a_row = 0;
     for (;;) {
         uint64_t ticks = src->time_batch(src->ctx, calls);
-        r->warmup_batches++;
-        if (ticks >= c->batch_ticks) {
+        ++*batches;
+        if (ticks >= batch_ticks) {
             if (++long_in_a_row >= 2 &&
-                src->now(src->ctx) - start >= c->warmup_ticks)
+                src->now(src->ctx) - start >= warmup_ticks)
                 return calls;
             continue;
         }
-        double growth = ticks ? (double)c->batch_ticks / (double)ticks
+        double growth = ticks ? (double)batch_ticks / (double)ticks
                               : MAX_GROWTH;
         growth = growth < 2 ? 2 : growth > MAX_GROWTH ? MAX_GROWTH : growth;
         calls = (uint64_t)ceil((double)calls * growth);
         long_in_a_row = 0;
     }
+}
+
+void sampler_sort(double *values, size_t n)
+{
+    qsort(values, n, sizeof *values, compare_double);
 }
 
 /* The samples in the order they were taken, and the medians of the blocks
@@ -217,7 +218,8 @@ int sampler_run(const sampler_config *c, const sampler_source *src,
     int status = -1;
 
     memset(r, 0, sizeof *r);
-    r->calls_per_batch = warm_up(c, src, start, r);
+    r->calls_per_batch = sampler_warm_up(src, c->batch_ticks, c->warmup_ticks,
+                                         &r->warmup_batches);
     sampling = s.block_began = src->now(src->ctx);
     for (;;) {
         uint64_t ticks = src->time_batch(src->ctx, r->calls_per_batch);

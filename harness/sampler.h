@@ -98,6 +98,17 @@ double sampler_min_time(double cap_seconds);
 int sampler_run(const sampler_config *c, const sampler_source *src,
                 sampler_result *r);
 
+/* Run src's batches until warmup_ticks have passed and the last two
+ * batches, at the size kept, each took at least batch_ticks, growing the
+ * batch while it falls short: caches, branch predictors, page mappings and
+ * the core's clock settle meanwhile. Returns the calls per batch; adds the
+ * batches run to *batches. sampler_run's warm-up, and paired.h's. */
+uint64_t sampler_warm_up(const sampler_source *src, uint64_t batch_ticks,
+                         uint64_t warmup_ticks, size_t *batches);
+
+/* Sorts n values ascending, for the statistics below. */
+void sampler_sort(double *values, size_t n);
+
 /* The statistics, on n >= 1 values sorted ascending. */
 double sampler_quantile(const double *sorted, size_t n, double p);
 /* The distribution-free 95% CI of the median: order statistics whose ranks

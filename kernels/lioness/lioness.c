@@ -384,7 +384,6 @@ static int lioness_x4_run(const kernel *k, const isa_variant *v,
     return lioness_x4_run_staged(k, v, a, in, len, out, NULL);
 }
 
-/* An auto row: the ChaCha and BLAKE2b rows measured fastest here. */
 /* Both parts see R, the block less its first LIONESS_L_BYTES: the stream
  * encrypts it and the hash reads it. */
 static size_t lioness_part_len(size_t i, size_t len)
@@ -393,6 +392,7 @@ static size_t lioness_part_len(size_t i, size_t len)
     return len > LIONESS_L_BYTES ? len - LIONESS_L_BYTES : 0;
 }
 
+/* An auto row: the ChaCha and BLAKE2b rows measured fastest here. */
 static void lioness_compose(const kernel *k, const isa_variant *const part[],
                             isa_variant *row)
 {

@@ -62,14 +62,13 @@ def table(m):
         "PCLMULQDQ.",
         "Each call encrypts and tags one message with no associated data "
         "(AEGIS with its default 16-byte tag).",
-    ]
-    t.notes.append(
         "Without AES-NI and PCLMULQDQ, OpenSSL's GCM hashes with its 4-bit "
         "tables (Shoup's method: a per-key table of 256 bytes indexed by "
         "the data, which cache timing can read), where ours at ssse3 uses "
         "the constant-time multiply of the generic row (BearSSL's ctmul64 "
         "technique); both run the vector-permute AES. The GCM pair below "
-        "weighs that difference too.")
+        "weighs that difference too.",
+    ]
     add_paired_notes(t, m, PAIRS, "with AES-NI masked")
     add_leak_verdicts(t, m.leak_csv, read_leak(m.leak_csv),
                       unchecked=(MASKED,))

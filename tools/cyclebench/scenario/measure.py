@@ -122,6 +122,14 @@ def bench_command(scenario, kernels, opts, args=()):
                 [f"--cpu={opts.cpu}"] if opts.cpu is not None else [])
 
 
+def failed(scenario, what, done):
+    """The InputError for a command of the scenario that exited nonzero:
+    what ran, its status and the last line it said."""
+    said = (done.stderr.strip().splitlines() or ["no message"])[-1]
+    return InputError(f"scenario {scenario.name}: {what} failed with exit "
+                      f"{done.returncode}: {said}")
+
+
 def run_bench(scenario, kernels, opts, env, label, registry, args=()):
     """One bench run: (Results, its raw JSON)."""
     with tempfile.TemporaryDirectory(prefix="cyclebench-scenario-") as tmp:
@@ -132,10 +140,7 @@ def run_bench(scenario, kernels, opts, env, label, registry, args=()):
                               stderr=subprocess.PIPE, text=True,
                               env={**os.environ, **env})
         if done.returncode != 0:
-            said = (done.stderr.strip().splitlines() or ["no message"])[-1]
-            raise InputError(f"scenario {scenario.name}: `cyclebench bench` "
-                             f"({label} run) failed with exit "
-                             f"{done.returncode}: {said}")
+            raise failed(scenario, f"`cyclebench bench` ({label} run)", done)
         with open(path, encoding="utf-8") as f:
             raw = f.read()
     return parse(json.loads(raw), f"{scenario.name} ({label} run)",
@@ -161,8 +166,8 @@ def paired_command(pair, opts):
 def supported(registry, spec):
     """Whether this CPU runs the row "name@isa"."""
     name, _, isa = spec.partition("@")
-    return any(v.name == isa and v.supported
-               for v in registry.variants(name))
+    row = registry.kernel(name).isa(isa)
+    return bool(row and row.supported)
 
 
 def run_paired(scenario, pair, opts):
@@ -170,10 +175,8 @@ def run_paired(scenario, pair, opts):
     done = subprocess.run(paired_command(pair, opts), capture_output=True,
                           text=True, env={**os.environ, **pair.env})
     if done.returncode != 0:
-        said = (done.stderr.strip().splitlines() or ["no message"])[-1]
-        raise InputError(f"scenario {scenario.name}: `cyclebench run "
-                         f"{pair.kernel} --vs={pair.vs}` failed with exit "
-                         f"{done.returncode}: {said}")
+        raise failed(scenario,
+                     f"`cyclebench run {pair.kernel} --vs={pair.vs}`", done)
     return json.loads(done.stdout)
 
 
