@@ -34,7 +34,8 @@ expect_error() {
 
 # The parsers, the loop finder and predict's arithmetic, on real perf and
 # llvm-mca output.
-if "$python" -m pytest -q -rs -p no:cacheprovider "$root/tests/py/test_perf_parse.py" \
+if "$python" -m pytest -q -rs -p no:cacheprovider --basetemp="$tmp/pytest-base" \
+    "$root/tests/py/test_perf_parse.py" \
     "$root/tests/py/test_mca.py" >"$tmp/pytest" 2>&1; then
     status=0
 else

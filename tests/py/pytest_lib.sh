@@ -7,11 +7,15 @@ python=/usr/bin/python3 # Debian's, with matplotlib, scipy and pytest
 export PYTHONPATH="$root/tools"
 
 run_pytest() {
-    local log status summary passed failed errors skipped
+    local log base status summary passed failed errors skipped
     log=$(mktemp)
+    # A base directory of its own: tests/run.sh runs programs side by side,
+    # and pytest's shared one is pruned by whichever run starts next.
+    base=$(mktemp -d)
     PYTHONDONTWRITEBYTECODE=1 "$python" -m pytest -p no:cacheprovider -q -rA \
-        "$@" >"$log" 2>&1
+        --basetemp="$base" "$@" >"$log" 2>&1
     status=$?
+    rm -rf "$base"
     # pytest -rA ends with one line per test ("PASSED tests/...::name") and
     # a summary ("45 passed, 1 failed, 2 skipped in 9.8s").
     sed -n -e 's/^PASSED [^:]*::/ok   /p' -e 's/^\(FAILED\|ERROR\) [^:]*::/FAIL /p' \
