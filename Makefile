@@ -72,8 +72,19 @@ CLI_OBJ     := $(filter-out $(BUILD)/obj/harness/main.o,$(HARNESS_OBJ))
 TEST_SUPPORT_OBJ := $(TEST_SUPPORT_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_BIN    := $(TEST_SRC:tests/c/%.c=$(BUILD)/tests/%)
 
-# The same kernels and tests again under AddressSanitizer and UBSan.
-ASAN_FLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+# The same kernels and tests again under AddressSanitizer and UBSan, built
+# once for two uses: the sanitized test programs (asan-tests/) and make
+# fuzz's targets. clang-14 compiles them with libFuzzer's coverage hooks
+# (fuzzer-no-link), which cost nothing where no fuzzer links: the test
+# programs link the sanitizers' runtimes alone, the fuzz targets libFuzzer's
+# too. Each ISA's object keeps that ISA's flags.
+SAN_CC      := clang-14
+SAN_CXX     := clang++-14
+SAN_FLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+SAN_CFLAGS  := -std=c11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE \
+               $(SAN_FLAGS) -fsanitize=fuzzer-no-link
+SAN_CXXFLAGS := -std=c++17 -O2 -g -Wall -Wextra -Werror \
+               $(SAN_FLAGS) -fsanitize=fuzzer-no-link
 ASAN_KERNEL_OBJ := $(KERNEL_SRC:%.c=$(BUILD)/asan/%.o)
 ASAN_CLI_OBJ := $(CLI_OBJ:$(BUILD)/obj/%=$(BUILD)/asan/%)
 ASAN_TEST_SUPPORT_OBJ := $(TEST_SUPPORT_SRC:%.c=$(BUILD)/asan/%.o)
@@ -95,7 +106,8 @@ BUILD_INFO := -DCB_COMPILER='"$(COMPILER)"' -DCB_CFLAGS='"$(CFLAGS)"' \
 $(shell mkdir -p $(BUILD) && echo '$(BUILD_INFO)' | cmp -s - $(BUILD)/build-info || \
         echo '$(BUILD_INFO)' > $(BUILD)/build-info)
 $(BUILD)/obj/harness/results.o $(BUILD)/asan/harness/results.o: $(BUILD)/build-info
-$(BUILD)/obj/harness/results.o $(BUILD)/asan/harness/results.o: CFLAGS += $(BUILD_INFO)
+$(BUILD)/obj/harness/results.o: CFLAGS += $(BUILD_INFO)
+$(BUILD)/asan/harness/results.o: SAN_CFLAGS += $(BUILD_INFO)
 
 # The commands install what they need first and then build in parallel:
 # a make of their own, so that nothing compiles before its headers are
@@ -117,7 +129,7 @@ $(BUILD)/obj/%.o: %.c
 
 $(BUILD)/asan/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ASAN_FLAGS) $(call isa_flags,$<) -MMD -MP -c $< -o $@
+	$(SAN_CC) $(SAN_CFLAGS) $(call isa_flags,$<) -MMD -MP -c $< -o $@
 
 $(BUILD)/obj/%.o: %.cc
 	@mkdir -p $(@D)
@@ -125,7 +137,7 @@ $(BUILD)/obj/%.o: %.cc
 
 $(BUILD)/asan/%.o: %.cc
 	@mkdir -p $(@D)
-	$(CXX) $(CXXFLAGS) $(ASAN_FLAGS) -MMD -MP -c $< -o $@
+	$(SAN_CXX) $(SAN_CXXFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/cyclebench: $(KERNEL_OBJ) $(HARNESS_OBJ)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
@@ -134,18 +146,20 @@ $(BUILD)/tests/%: tests/c/%.c $(TEST_SUPPORT_OBJ) $(KERNEL_OBJ) $(CLI_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
-$(BUILD)/asan-tests/%: tests/c/%.c $(ASAN_TEST_SUPPORT_OBJ) $(ASAN_KERNEL_OBJ) $(ASAN_CLI_OBJ)
+$(BUILD)/asan-tests/%: $(BUILD)/asan/tests/c/%.o $(ASAN_TEST_SUPPORT_OBJ) $(ASAN_KERNEL_OBJ) $(ASAN_CLI_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ASAN_FLAGS) $^ -o $@ $(LDLIBS)
+	$(SAN_CXX) $(SAN_FLAGS) $^ -o $@ $(LDLIBS)
 
 # AVX-512 kernels tested where AVX-512 is missing (tests/c/emulated/emulated.h):
 # each <test program>:<kernel file> below compiles that file again against
 # plain-C stand-ins for the zmm intrinsics (tests/c/emulated/immintrin.h,
 # first on the include path) with the flags those need, its global symbols
 # suffixed _emulated, and links it into that test beside the real object.
-# Under the sanitizers they are built at -O1 without variable tracking:
-# vaes-avx512's logic took 9 minutes to compile at -O3 there, 1.5 at -O1,
-# for the same checks.
+# They are built at -O1, in both trees: every stand-in is inlined, so the
+# optimiser's later passes face functions many times a kernel's size and
+# would make this one file the longest step of the build, for the same
+# checks (docs/tests.md, "Where the time goes").
+EMULATED_OPT := -O1
 EMULATED_KERNELS := test_aes:kernels/aes/aes_vaes_avx512.c \
                     test_poly1305:kernels/poly1305/poly1305_avx512.c
 EMULATED_FLAGS := -Itests/c/emulated $(FLAGS_aesni) -Wno-psabi
@@ -159,13 +173,12 @@ emulated_rename = nm -g --defined-only $@.tmp | awk '{ print $$3, $$3 "_emulated
 
 $(BUILD)/emulated/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(EMULATED_FLAGS) -MMD -MP -MT $@ -MF $(@:.o=.d) -c $< -o $@.tmp
+	$(CC) $(CFLAGS) $(EMULATED_OPT) $(EMULATED_FLAGS) -MMD -MP -MT $@ -MF $(@:.o=.d) -c $< -o $@.tmp
 	$(emulated_rename)
 
 $(BUILD)/asan-emulated/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ASAN_FLAGS) -O1 -fno-var-tracking-assignments $(EMULATED_FLAGS) \
-	    -MMD -MP -MT $@ -MF $(@:.o=.d) -c $< -o $@.tmp
+	$(SAN_CC) $(SAN_CFLAGS) $(EMULATED_OPT) $(EMULATED_FLAGS) -MMD -MP -MT $@ -MF $(@:.o=.d) -c $< -o $@.tmp
 	$(emulated_rename)
 
 # make ctgrind's driver: the kernels with their secret marked for memcheck
@@ -182,24 +195,15 @@ $(CTGRIND_CONTROLS): $(BUILD)/obj/tests/c/ctgrind_controls.o $(BUILD)/obj/tests/
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $^ -o $@
 
-# make fuzz's targets: the kernels compiled again by clang-14 with each
-# ISA's own flags, under libFuzzer's coverage and ASan and UBSan.
-FUZZ_CC := clang-14
-FUZZ_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE \
-    -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
-    -fno-omit-frame-pointer
-FUZZ_KERNEL_OBJ := $(KERNEL_SRC:%.c=$(BUILD)/fuzz/%.o)
+# make fuzz's targets: the sanitized objects above, linked with libFuzzer.
 FUZZ_BIN := $(BUILD)/fuzz/fuzz-kernel $(BUILD)/fuzz/fuzz-cli
+FUZZ_LINK = @mkdir -p $(@D) && $(SAN_CC) -fsanitize=fuzzer,address,undefined $^ -o $@ $(KERNEL_LDLIBS)
 
-$(BUILD)/fuzz/%.o: %.c
-	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) $(call isa_flags,$<) -MMD -MP -c $< -o $@
+$(BUILD)/fuzz/fuzz-kernel: $(BUILD)/asan/fuzz/kernel_target.o $(ASAN_KERNEL_OBJ)
+	$(FUZZ_LINK)
 
-$(BUILD)/fuzz/fuzz-kernel: $(BUILD)/fuzz/fuzz/kernel_target.o $(FUZZ_KERNEL_OBJ)
-	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined $^ -o $@ $(KERNEL_LDLIBS)
-
-$(BUILD)/fuzz/fuzz-cli: $(BUILD)/fuzz/fuzz/cli_target.o $(BUILD)/fuzz/harness/args.o $(FUZZ_KERNEL_OBJ)
-	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined $^ -o $@ $(KERNEL_LDLIBS)
+$(BUILD)/fuzz/fuzz-cli: $(BUILD)/asan/fuzz/cli_target.o $(BUILD)/asan/harness/args.o $(ASAN_KERNEL_OBJ)
+	$(FUZZ_LINK)
 
 test: deps
 	$(call build_parallel,$(BUILD)/cyclebench $(TEST_BIN) $(ASAN_TEST_BIN) $(CTGRIND_DRIVER) $(CTGRIND_CONTROLS) $(FUZZ_BIN))
