@@ -4,4 +4,6 @@
 # tests/py/test_fleet.py under pytest (tests/py/pytest_lib.sh).
 set -u
 . "$(dirname "$0")/pytest_lib.sh"
+FLEET_TEST_BUILD=$(cd "$(dirname "${1:-build/cyclebench}")" && pwd)
+export FLEET_TEST_BUILD
 run_pytest "$root/tests/py/test_fleet.py"

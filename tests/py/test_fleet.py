@@ -14,6 +14,9 @@ import subprocess
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# The build under test (tests/py/fleet_test.sh names it): the hosts start
+# from it rather than building the tree twice more.
+BUILD = os.environ.get("FLEET_TEST_BUILD", os.path.join(ROOT, "build"))
 KERNEL = "^(chacha20|openssl:chacha20)@"
 
 
@@ -26,8 +29,8 @@ def fleet(tmp_path_factory):
     inventory = tmp / "hosts.ini"
     inventory.write_text(
         "[bench]\n"
-        f"alpha fleet_workdir={tmp}/alpha\n"
-        f"beta fleet_workdir={tmp}/beta fleet_isa=avx2\n"
+        f"alpha fleet_workdir={tmp}/alpha fleet_build_from={BUILD}\n"
+        f"beta fleet_workdir={tmp}/beta fleet_isa=avx2 fleet_build_from={BUILD}\n"
         f"gamma fleet_workdir={not_ours}\n\n"
         "[bench:vars]\n"
         "ansible_connection=local\n"
@@ -74,6 +77,15 @@ def test_results_of_each_host_in_its_own_directory(fleet):
         capture_output=True, text=True).stdout.strip() or "unknown"
     assert alpha["context"]["git_commit"] == described
     assert not glob.glob(str(tmp / "out" / "fleet" / "alpha" / "error.txt"))
+
+
+def test_hosts_start_from_the_build_under_test(fleet):
+    """fleet_build_from: the objects are the build's own, not rebuilt."""
+    tmp, _ = fleet
+    obj = os.path.join("obj", "kernels", "chacha", "chacha.o")
+    ours = os.stat(os.path.join(BUILD, obj)).st_mtime_ns
+    for host in ("alpha", "beta"):
+        assert os.stat(tmp / host / "build" / obj).st_mtime_ns == ours, host
 
 
 def test_report_shows_both_hosts_and_the_failure(fleet):
