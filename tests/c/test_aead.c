@@ -11,7 +11,6 @@
 #include "../../kernels/aead/aead.h"
 #include "../../kernels/registry.h"
 #include "check.h"
-#include "json.h"
 #include "vectors.h"
 #include "wycheproof.h"
 
@@ -132,7 +131,7 @@ static void wycheproof_vector_check(void *ctx, const wycheproof_vector *v)
 }
 
 static void test_wycheproof(const aead_ops *ops, const aead_impl *impl,
-                            const json *doc)
+                            const json_t *doc)
 {
     wycheproof_run run = { ops, aead_pair_of(impl), 0 };
     CASE("%s Wycheproof (%s) @%s", ops->name, ops->file, impl->v.isa);
@@ -320,7 +319,7 @@ int main(void)
     if (sodium_init() < 0)
         return 1;
     for (int o = 0; o < 2; o++) {
-        json *doc = json_load(vector_path(all[o]->file));
+        json_t *doc = vector_json(all[o]->file);
         for (const aead_impl *impl = aead_impls; impl->v.isa; impl++) {
             test_wycheproof(all[o], impl, doc);
             test_vs_libsodium(all[o], impl);
@@ -329,7 +328,7 @@ int main(void)
                 test_vs_openssl(impl);
         }
         if (doc)
-            json_free(doc);
+            json_decref(doc);
     }
     test_registry();
     return check_finish();

@@ -15,7 +15,6 @@
 #include "../../kernels/polyval/polyval.h"
 #include "check.h"
 #include "emulated/emulated.h"
-#include "json.h"
 #include "vectors.h"
 #include "wycheproof.h"
 
@@ -138,16 +137,16 @@ static void wycheproof_file(const char *file, const char *what,
                             const aes_impl *impl, wycheproof_check_fn *check,
                             size_t expected)
 {
-    json *doc;
+    json_t *doc;
     CASE("Wycheproof %s, every vector @%s", what, impl->v.isa);
     if (!usable(impl))
         return;
-    doc = json_load(vector_path(file));
+    doc = vector_json(file);
     if (!CHECK(doc != NULL, "cannot load %s", file))
         return;
     size_t n = wycheproof_walk(doc, check, (void *)impl);
     CHECK(n == expected, "%s: %zu tests, expected %zu", file, n, expected);
-    json_free(doc);
+    json_decref(doc);
 }
 
 /* GCM through the registry kernel: in is ciphertext || tag. */
@@ -554,24 +553,23 @@ static void test_gcm_counter_wrap(const aes_impl *impl)
 static void test_xctr_vectors(const aes_impl *impl, const char *file,
                               size_t expected)
 {
-    json *doc;
+    json_t *doc;
     CASE("XCTR %s, every vector, in place @%s", file, impl->v.isa);
     if (!usable(impl))
         return;
-    doc = json_load(vector_path(file));
-    if (!CHECK(doc && doc->type == JSON_ARRAY, "cannot load %s", file)) {
-        json_free(doc);
+    doc = vector_json(file);
+    if (!CHECK(doc && json_is_array(doc), "cannot load %s", file)) {
+        json_decref(doc);
         return;
     }
-    for (size_t i = 0; i < doc->n; i++) {
-        const json *in = json_get(&doc->items[i], "input");
+    for (size_t i = 0; i < json_array_size(doc); i++) {
+        const json_t *t = json_array_get(doc, i),
+                     *in = json_object_get(t, "input");
         size_t key_len, nonce_len, pt_len, ct_len;
-        uint8_t *key = hex_decode(json_get_string(in, "key_hex"), &key_len),
-                *nonce = hex_decode(json_get_string(in, "nonce_hex"), &nonce_len),
-                *pt = hex_decode(json_get_string(&doc->items[i],
-                                                 "plaintext_hex"), &pt_len),
-                *ct = hex_decode(json_get_string(&doc->items[i],
-                                                 "ciphertext_hex"), &ct_len);
+        uint8_t *key = hex_decode(vector_string(in, "key_hex"), &key_len),
+                *nonce = hex_decode(vector_string(in, "nonce_hex"), &nonce_len),
+                *pt = hex_decode(vector_string(t, "plaintext_hex"), &pt_len),
+                *ct = hex_decode(vector_string(t, "ciphertext_hex"), &ct_len);
         aes_key k;
         CHECK(nonce_len == 16 && ct_len == pt_len && pt_len <= MAX_LEN,
               "vector %zu: a 16-byte nonce, ciphertext as long as plaintext",
@@ -584,9 +582,9 @@ static void test_xctr_vectors(const aes_impl *impl, const char *file,
         CHECK(memcmp(out_buf, pt, pt_len) == 0, "vector %zu back, in place", i);
         free(key), free(nonce), free(pt), free(ct);
     }
-    CHECK(doc->n == expected, "%s: %zu vectors, expected %zu", file, doc->n,
-          expected);
-    json_free(doc);
+    CHECK(json_array_size(doc) == expected, "%s: %zu vectors, expected %zu",
+          file, json_array_size(doc), expected);
+    json_decref(doc);
 }
 
 /* XCTR against generic on random lengths, misaligned and in place; and the
