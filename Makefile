@@ -63,8 +63,10 @@ $(if $(BAD_SUFFIX),$(error $(BAD_SUFFIX): '$(call isa_of,$(BAD_SUFFIX))' is neit
 HARNESS_SRC := $(wildcard harness/*.c harness/*.cc) \
                $(filter-out leak/ctgrind_driver.c,$(wildcard leak/*.c))
 TEST_SRC    := $(wildcard tests/c/test_*.c)
-TEST_SUPPORT_SRC := tests/c/check.c tests/c/json.c tests/c/vectors.c tests/c/leak_controls.c \
+TEST_SUPPORT_SRC := tests/c/check.c tests/c/vectors.c tests/c/leak_controls.c \
                     tests/c/wycheproof.c
+# The tests read the JSON vector files with jansson.
+TEST_LDLIBS := -ljansson
 
 KERNEL_OBJ  := $(KERNEL_SRC:%.c=$(BUILD)/obj/%.o)
 HARNESS_OBJ := $(patsubst %,$(BUILD)/obj/%.o,$(basename $(HARNESS_SRC)))
@@ -144,11 +146,11 @@ $(BUILD)/cyclebench: $(KERNEL_OBJ) $(HARNESS_OBJ)
 
 $(BUILD)/tests/%: tests/c/%.c $(TEST_SUPPORT_OBJ) $(KERNEL_OBJ) $(CLI_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+	$(CC) $(CFLAGS) $^ -o $@ $(TEST_LDLIBS) $(LDLIBS)
 
 $(BUILD)/asan-tests/%: $(BUILD)/asan/tests/c/%.o $(ASAN_TEST_SUPPORT_OBJ) $(ASAN_KERNEL_OBJ) $(ASAN_CLI_OBJ)
 	@mkdir -p $(@D)
-	$(SAN_CXX) $(SAN_FLAGS) $^ -o $@ $(LDLIBS)
+	$(SAN_CXX) $(SAN_FLAGS) $^ -o $@ $(TEST_LDLIBS) $(LDLIBS)
 
 # AVX-512 kernels tested where AVX-512 is missing (tests/c/emulated/emulated.h):
 # each <test program>:<kernel file> below compiles that file again against

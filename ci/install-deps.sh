@@ -18,7 +18,8 @@ bench_packages=(
 # The tools of the other commands and the tests: perf, gdb and llvm-mca
 # for make profile, valgrind for make ctgrind, chromium for the report's
 # browser test, ansible-core for make fleet, clang-14 and its libFuzzer
-# runtime for make fuzz (and its bounded pass in make test).
+# runtime for make fuzz (and its bounded pass in make test), jansson for
+# the C tests' JSON vector files.
 tool_packages=(
     linux-perf
     gdb
@@ -29,6 +30,7 @@ tool_packages=(
     ansible-core
     clang-14
     libclang-rt-14-dev
+    libjansson-dev
 )
 
 case "${1:-all}" in

@@ -332,6 +332,15 @@ static size_t count_candidates(const bench_options *o)
     return n;
 }
 
+size_t cmd_bench_full_sweep(void)
+{
+    bench_options o = {
+        .sizes = default_sizes,
+        .n_sizes = sizeof default_sizes / sizeof *default_sizes,
+    };
+    return count_candidates(&o);
+}
+
 /* --decrypt times the inverse of what bench_args encrypts, on a real
  * ciphertext of the same length: kernels whose decryption takes a tag or
  * has none of its own (stream ciphers, hashes) are left out. */

@@ -109,7 +109,7 @@ static void print_kernel(const kernel *k)
      * same thing (openssl:bf-cbc has no reference). */
     printf(", \"external\": %s,\n     \"min_len\": %zu, \"batch\": %zu, "
            "\"tag_len\": %zu, \"stages\": %zu,\n     ",
-           k->table == external_row ? "true" : "false", kernel_min_len(k),
+           external_kernel(k) ? "true" : "false", kernel_min_len(k),
            kernel_batch(k), kernel_tag_len(k, NULL),
            k->n_stages);
     print_options(k);

@@ -3,9 +3,15 @@
 #ifndef CYCLEBENCH_COMMANDS_H
 #define CYCLEBENCH_COMMANDS_H
 
+#include <stddef.h>
+
 int cmd_list(int argc, char **argv);
 int cmd_kat(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+/* The most benchmarks a plain `bench` (the full sweep) registers: every
+ * row of every kernel, and each composite at auto, at every default size,
+ * as on a CPU that runs them all. */
+size_t cmd_bench_full_sweep(void);
 int cmd_run(int argc, char **argv);
 int cmd_leak(int argc, char **argv);
 

@@ -71,6 +71,7 @@ static void open_event(pmu_group *g, pmu_event *e, struct perf_event_attr *attr)
     if (e->fd < 0) {
         int saved = errno;
         const char *hint = open_hint(saved);
+        e->open_errno = saved;
         snprintf(e->unavailable, sizeof e->unavailable, "%s%s%s",
                  strerror(saved), *hint ? ": " : "", hint);
         fprintf(stderr, "cyclebench: counter '%s' unavailable, recorded as "

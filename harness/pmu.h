@@ -18,6 +18,7 @@ typedef struct pmu_event {
     uint64_t id;          /* the kernel's id, to find it in a group read */
     int is_core_cycles;   /* PERF_COUNT_HW_CPU_CYCLES */
     char unavailable[128]; /* why it did not open, when fd is -1 */
+    int open_errno;       /* perf_event_open's errno then, else 0 */
 } pmu_event;
 
 /* One read of the whole group. */

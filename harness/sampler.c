@@ -38,10 +38,16 @@ sampler_config sampler_default_config(double tsc_hz, double min_seconds,
 
 double sampler_cap_for_run(size_t n_benchmarks)
 {
-    double share = SAMPLER_RUN_BUDGET_SECONDS /
-                   (double)(n_benchmarks ? n_benchmarks : 1);
-    if (share < SAMPLER_CAP_SECONDS)
-        return SAMPLER_CAP_SECONDS;
+    double n = (double)(n_benchmarks ? n_benchmarks : 1);
+    double share = SAMPLER_RUN_BUDGET_SECONDS / n;
+    double floor = SAMPLER_SWEEP_BUDGET_SECONDS / n;
+    double blocks = SAMPLER_MIN_BLOCKS * SAMPLER_BLOCK_SECONDS;
+    if (floor > SAMPLER_CAP_SECONDS)
+        floor = SAMPLER_CAP_SECONDS;
+    if (floor < blocks)
+        floor = blocks;
+    if (share < floor)
+        return floor;
     return share > SAMPLER_CAP_MAX_SECONDS ? SAMPLER_CAP_MAX_SECONDS : share;
 }
 

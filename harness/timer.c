@@ -120,8 +120,9 @@ double timer_tsc_hz(const char **source)
  * Golden Cove and later cores fold chains of immediate adds at rename and
  * run several per cycle (seen here on an Emerald Rapids guest: 4.7 "adds"
  * per TSC tick, which would put the core at 10 GHz). */
-static uint64_t time_dependent_adds(void)
+static uint64_t time_dependent_adds(void *ctx)
 {
+    (void)ctx;
     uint64_t x = 0, one = 1, loops = RATIO_LOOPS;
     uint64_t t0 = timer_start();
     __asm__ volatile("1:\n\t"
@@ -136,22 +137,29 @@ static uint64_t time_dependent_adds(void)
     return timer_stop() - t0;
 }
 
-double timer_calibrate_core_ratio(void)
+_Static_assert(TIMER_RATIO_ADDS == RATIO_LOOPS * ADDS_PER_LOOP,
+               "timer.h's count of adds is the chain's");
+
+double timer_core_ratio_of(uint64_t (*time_adds)(void *ctx), void *ctx)
 {
     double ratio[RATIO_SAMPLES];
     /* Untimed rounds first, so a core waking from idle has reached its
      * running clock. */
     for (int i = 0; i < 5; i++)
-        time_dependent_adds();
+        time_adds(ctx);
     for (int i = 0; i < RATIO_SAMPLES; i++)
-        ratio[i] = (double)RATIO_LOOPS * ADDS_PER_LOOP /
-                   (double)time_dependent_adds();
+        ratio[i] = (double)TIMER_RATIO_ADDS / (double)time_adds(ctx);
     /* The largest ratio is the sample taking the fewest ticks: an interrupt
      * or another task on this CPU only ever adds ticks to a sample, so the
      * fastest one is the least disturbed. A median is dragged down as soon
      * as half the samples share the CPU. */
     qsort(ratio, RATIO_SAMPLES, sizeof *ratio, compare_double);
     return ratio[RATIO_SAMPLES - 1];
+}
+
+double timer_calibrate_core_ratio(void)
+{
+    return timer_core_ratio_of(time_dependent_adds, NULL);
 }
 
 const timer_info *timer_get_info(void)

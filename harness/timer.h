@@ -55,5 +55,10 @@ uint64_t timer_measure_overhead(void);
 double timer_tsc_hz(const char **source);
 double timer_calibrate_tsc_hz(void);
 double timer_calibrate_core_ratio(void);
+/* The ratio from a source of timings: time_adds returns the TSC ticks that
+ * TIMER_RATIO_ADDS dependent adds took (the real chain above, or a model
+ * clock in the tests). */
+#define TIMER_RATIO_ADDS 1000000
+double timer_core_ratio_of(uint64_t (*time_adds)(void *ctx), void *ctx);
 
 #endif

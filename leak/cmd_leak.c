@@ -241,7 +241,7 @@ int cmd_leak(int argc, char **argv)
         usage_error("%s", err);
         return EXIT_NOT_MEASURED;
     }
-    leak_target target = { prepare_slot, call_slot, &slots, 0 };
+    leak_target target = { prepare_slot, call_slot, &slots, 0, NULL };
     int rc = make_slots(&slots, &o);
     target.slots = slots.n;
     if (rc == 0)

@@ -91,6 +91,10 @@ static void run_batch(const leak_target *t, batch *b)
         t->prepare(t->ctx, i, b->cls[i]);
     }
     for (size_t i = 0; i < t->slots; i++) {
+        if (t->model_ticks) {
+            b->ticks[i] = t->model_ticks(t->ctx, i);
+            continue;
+        }
         uint64_t start = timer_start();
         t->call(t->ctx, i);
         b->ticks[i] = timer_stop() - start;

@@ -9,6 +9,13 @@
 
 /* { "external", 0 }, then the terminating row. */
 extern const isa_variant external_row[2];
+/* The same row for a library that implements its kernel only with AES-NI
+ * and PCLMULQDQ (libsodium's AES-256-GCM): on a CPU without them the row
+ * is refused for the CPU's sake, as a variant of ours would be, and not
+ * for the library's. */
+extern const isa_variant external_aesni_row[2];
+/* Nonzero for another library's kernel (whichever of the rows above). */
+int external_kernel(const kernel *k);
 
 /* NULL when libsodium initialised, else why not (sodium_init is
  * idempotent and thread-safe, so every call may ask). */

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../kernels/cpu.h"
+#include "../../kernels/kernel.h"
 
 static char case_name[256];
 static int case_open, case_checks, case_failed, case_skipped;
@@ -118,6 +118,24 @@ int check_usable(const isa_variant *v)
         return 1;
     SKIP("%s not supported by this CPU", v->isa);
     return 0;
+}
+
+int check_runs_here(const kernel *k, const isa_variant *v)
+{
+    char missing[160];
+    const char *why;
+    if (!cpu_supports(v->required)) {
+        cpu_describe(v->required & ~cpu_features(), missing, sizeof missing);
+        SKIP("the CPU lacks %s", missing);
+        return 0;
+    }
+    why = k->unavailable ? k->unavailable(k) : NULL;
+    if (why) {
+        CHECK(0, "%s@%s cannot run although the CPU can: %s (ci/install-deps.sh "
+              "installs it)", k->name, v->isa, why);
+        return 0;
+    }
+    return 1;
 }
 
 int check_all_zero(const uint8_t *p, size_t n)

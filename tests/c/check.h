@@ -28,8 +28,15 @@ int check_finish(void);
 
 /* Helpers for tests. */
 struct isa_variant;
+struct kernel;
 /* Nonzero when this CPU supports v; otherwise SKIPs the current case. */
 int check_usable(const struct isa_variant *v);
+/* Nonzero when k's variant v can run here. Otherwise the current case is
+ * a SKIP, naming the features, when the CPU lacks some of v's; and a
+ * failure when k is unavailable for any other reason (an external
+ * library's provider missing): ci/install-deps.sh installs OpenSSL, its
+ * legacy provider and libsodium, so that is never a skip. */
+int check_runs_here(const struct kernel *k, const struct isa_variant *v);
 int check_all_zero(const uint8_t *p, size_t n);
 char *check_hex(const uint8_t *p, size_t n); /* static buffer, truncated */
 void check_fill_random(uint8_t *p, size_t n, uint64_t *seed);

@@ -12,7 +12,6 @@
 #include "../../kernels/adiantum/adiantum.h"
 #include "../../kernels/registry.h"
 #include "check.h"
-#include "json.h"
 #include "vectors.h"
 
 #define MAX_LEN 8192
@@ -70,14 +69,14 @@ typedef struct vector {
     size_t key_len, tweak_len, pt_len, ct_len;
 } vector;
 
-static vector decode(const json *t)
+static vector decode(const json_t *t)
 {
-    const json *input = json_get(t, "input");
+    const json_t *input = json_object_get(t, "input");
     vector v;
-    v.key = hex_decode(json_get_string(input, "key_hex"), &v.key_len);
-    v.tweak = hex_decode(json_get_string(input, "tweak_hex"), &v.tweak_len);
-    v.pt = hex_decode(json_get_string(t, "plaintext_hex"), &v.pt_len);
-    v.ct = hex_decode(json_get_string(t, "ciphertext_hex"), &v.ct_len);
+    v.key = hex_decode(vector_string(input, "key_hex"), &v.key_len);
+    v.tweak = hex_decode(vector_string(input, "tweak_hex"), &v.tweak_len);
+    v.pt = hex_decode(vector_string(t, "plaintext_hex"), &v.pt_len);
+    v.ct = hex_decode(vector_string(t, "ciphertext_hex"), &v.ct_len);
     return v;
 }
 
@@ -112,20 +111,21 @@ static void test_vectors(const adiantum_impl *impl, unsigned rounds)
 {
     char file[64];
     snprintf(file, sizeof file, "adiantum_xchacha%u_aes256.json", rounds);
-    json *doc = json_load(vector_path(file));
+    json_t *doc = vector_json(file);
     size_t n = 0, long_ones = 0, odd_tweaks = 0;
     CASE("adiantum XChaCha%u vectors (%s) @%s", rounds, file, impl->v.isa);
     if (!usable(&impl->v) ||
-        !CHECK(doc && doc->type == JSON_ARRAY, "%s unreadable", file))
+        !CHECK(doc && json_is_array(doc), "%s unreadable", file))
         goto done;
-    for (size_t i = 0; i < doc->n; i++) {
-        const json *t = &doc->items[i];
-        const json *sc = json_get(json_get(json_get(t, "cipher"),
-                                           "streamcipher"), "rounds");
+    for (size_t i = 0; i < json_array_size(doc); i++) {
+        const json_t *t = json_array_get(doc, i);
+        const json_t *sc = json_object_get(
+            json_object_get(json_object_get(t, "cipher"), "streamcipher"),
+            "rounds");
         vector v = decode(t);
-        if (CHECK(sc && (unsigned)sc->number == rounds &&
-                      v.key_len == ADIANTUM_KEY_BYTES &&
-                      v.pt_len == v.ct_len && v.pt_len >= 16,
+        if (CHECK(json_is_integer(sc) && json_integer_value(sc) == rounds &&
+                      v.key_len == ADIANTUM_KEY_BYTES && v.pt_len == v.ct_len &&
+                      v.pt_len >= 16,
                   "vector %zu malformed", i)) {
             check_vector(impl, rounds, &v, i);
             n++;
@@ -139,7 +139,7 @@ static void test_vectors(const adiantum_impl *impl, unsigned rounds)
           "%zu vectors, %zu past one NH piece, %zu odd tweaks", n, long_ones,
           odd_tweaks);
 done:
-    json_free(doc);
+    json_decref(doc);
 }
 
 /* Message lengths around every boundary the variants have: 16-byte NH

@@ -15,7 +15,6 @@
 #include "../../kernels/aes/aes.h"
 #include "../../kernels/registry.h"
 #include "check.h"
-#include "json.h"
 #include "vectors.h"
 #include "wycheproof.h"
 
@@ -185,7 +184,7 @@ static void wycheproof_vector_check(void *ctx, const wycheproof_vector *v)
 }
 
 static void test_wycheproof(const aegis_kernel *ak, const aegis_impl *impl,
-                            const json *doc)
+                            const json_t *doc)
 {
     wycheproof_run run = { ak, impl, 0 };
     CASE("%s Wycheproof (%s) @%s", ak->k->name, ak->wycheproof, impl->v.isa);
@@ -390,8 +389,7 @@ int main(void)
     test_aes_round(recs, n_recs);
     for (size_t i = 0; i < N_KERNELS; i++) {
         const aegis_kernel *ak = &kernels[i];
-        json *doc = ak->wycheproof ? json_load(vector_path(ak->wycheproof))
-                                   : NULL;
+        json_t *doc = ak->wycheproof ? vector_json(ak->wycheproof) : NULL;
         for (const aegis_impl *impl = ak->impls; impl->v.isa; impl++) {
             test_draft(ak, impl, recs, n_recs);
             if (ak->wycheproof)
@@ -402,7 +400,7 @@ int main(void)
         }
         test_registry(ak);
         if (doc)
-            json_free(doc);
+            json_decref(doc);
     }
     kv_free(recs, n_recs);
     return check_finish();

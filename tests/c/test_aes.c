@@ -15,7 +15,6 @@
 #include "../../kernels/polyval/polyval.h"
 #include "check.h"
 #include "emulated/emulated.h"
-#include "json.h"
 #include "vectors.h"
 #include "wycheproof.h"
 
@@ -138,16 +137,16 @@ static void wycheproof_file(const char *file, const char *what,
                             const aes_impl *impl, wycheproof_check_fn *check,
                             size_t expected)
 {
-    json *doc;
+    json_t *doc;
     CASE("Wycheproof %s, every vector @%s", what, impl->v.isa);
     if (!usable(impl))
         return;
-    doc = json_load(vector_path(file));
+    doc = vector_json(file);
     if (!CHECK(doc != NULL, "cannot load %s", file))
         return;
     size_t n = wycheproof_walk(doc, check, (void *)impl);
     CHECK(n == expected, "%s: %zu tests, expected %zu", file, n, expected);
-    json_free(doc);
+    json_decref(doc);
 }
 
 /* GCM through the registry kernel: in is ciphertext || tag. */
@@ -554,24 +553,23 @@ static void test_gcm_counter_wrap(const aes_impl *impl)
 static void test_xctr_vectors(const aes_impl *impl, const char *file,
                               size_t expected)
 {
-    json *doc;
+    json_t *doc;
     CASE("XCTR %s, every vector, in place @%s", file, impl->v.isa);
     if (!usable(impl))
         return;
-    doc = json_load(vector_path(file));
-    if (!CHECK(doc && doc->type == JSON_ARRAY, "cannot load %s", file)) {
-        json_free(doc);
+    doc = vector_json(file);
+    if (!CHECK(doc && json_is_array(doc), "cannot load %s", file)) {
+        json_decref(doc);
         return;
     }
-    for (size_t i = 0; i < doc->n; i++) {
-        const json *in = json_get(&doc->items[i], "input");
+    for (size_t i = 0; i < json_array_size(doc); i++) {
+        const json_t *t = json_array_get(doc, i),
+                     *in = json_object_get(t, "input");
         size_t key_len, nonce_len, pt_len, ct_len;
-        uint8_t *key = hex_decode(json_get_string(in, "key_hex"), &key_len),
-                *nonce = hex_decode(json_get_string(in, "nonce_hex"), &nonce_len),
-                *pt = hex_decode(json_get_string(&doc->items[i],
-                                                 "plaintext_hex"), &pt_len),
-                *ct = hex_decode(json_get_string(&doc->items[i],
-                                                 "ciphertext_hex"), &ct_len);
+        uint8_t *key = hex_decode(vector_string(in, "key_hex"), &key_len),
+                *nonce = hex_decode(vector_string(in, "nonce_hex"), &nonce_len),
+                *pt = hex_decode(vector_string(t, "plaintext_hex"), &pt_len),
+                *ct = hex_decode(vector_string(t, "ciphertext_hex"), &ct_len);
         aes_key k;
         CHECK(nonce_len == 16 && ct_len == pt_len && pt_len <= MAX_LEN,
               "vector %zu: a 16-byte nonce, ciphertext as long as plaintext",
@@ -584,9 +582,9 @@ static void test_xctr_vectors(const aes_impl *impl, const char *file,
         CHECK(memcmp(out_buf, pt, pt_len) == 0, "vector %zu back, in place", i);
         free(key), free(nonce), free(pt), free(ct);
     }
-    CHECK(doc->n == expected, "%s: %zu vectors, expected %zu", file, doc->n,
-          expected);
-    json_free(doc);
+    CHECK(json_array_size(doc) == expected, "%s: %zu vectors, expected %zu",
+          file, json_array_size(doc), expected);
+    json_decref(doc);
 }
 
 /* XCTR against generic on random lengths, misaligned and in place; and the
@@ -741,10 +739,8 @@ static void test_gcm_kernel_rejects(const kernel *k)
     for (size_t j = 0; (v = kernel_variant_at(k, j)); j++) {
         CASE("%s@%s: --decrypt opens what it seals, refuses a wrong tag with "
              "nothing released, refuses short input", k->name, v->isa);
-        if (!kernel_variant_usable(k, v)) {
-            SKIP("%s unsupported here", v->isa);
+        if (!check_runs_here(k, v))
             continue;
-        }
         CHECK(kernel_check(k, &a, sizeof msg, err, sizeof err) == 0, "%s", err);
         CHECK(kernel_out_len(k, &a, sizeof msg) == sizeof sealed, "out_len");
         CHECK(k->run(k, v, &a, msg, sizeof msg, sealed) == 0, "seal");
@@ -780,11 +776,8 @@ static void test_self_tests(void)
         for (size_t j = 0; (v = kernel_variant_at(k, j)); j++) {
             char err[256] = "";
             CASE("%s@%s known answers and self-test", k->name, v->isa);
-            if (!kernel_variant_usable(k, v)) {
-                SKIP("%s", k->unavailable && k->unavailable(k)
-                               ? k->unavailable(k) : "unsupported on this CPU");
+            if (!check_runs_here(k, v))
                 continue;
-            }
             CHECK(kernel_self_test(k, v, err, sizeof err) == 0, "%s", err);
         }
     }
@@ -802,10 +795,8 @@ static void test_prepared(void)
         for (size_t j = 0; (v = kernel_variant_at(k, j)); j++) {
             CASE("%s@%s prepared keys == unprepared, both directions", k->name,
                  v->isa);
-            if (!kernel_variant_usable(k, v)) {
-                SKIP("unsupported here");
+            if (!check_runs_here(k, v))
                 continue;
-            }
             for (int dir = 0; dir < 1 + !!kernel_spec_find(k, KOPT_DECRYPT); dir++) {
                 kernel_args a;
                 size_t len = 1000;

@@ -7,7 +7,6 @@
 
 #include "../../kernels/blake2b/blake2b.h"
 #include "check.h"
-#include "json.h"
 #include "vectors.h"
 
 #define MAX_LEN 4096
@@ -21,13 +20,13 @@ static int usable(const blake2b_impl *impl)
     return 0;
 }
 
-static void check_vector(const blake2b_impl *impl, const json *vec,
+static void check_vector(const blake2b_impl *impl, const json_t *vec,
                          size_t index)
 {
     size_t in_len, key_len, want_len;
-    uint8_t *in = hex_decode(json_get_string(vec, "in"), &in_len);
-    uint8_t *key = hex_decode(json_get_string(vec, "key"), &key_len);
-    uint8_t *want = hex_decode(json_get_string(vec, "out"), &want_len);
+    uint8_t *in = hex_decode(vector_string(vec, "in"), &in_len);
+    uint8_t *key = hex_decode(vector_string(vec, "key"), &key_len);
+    uint8_t *want = hex_decode(vector_string(vec, "out"), &want_len);
     uint8_t got[BLAKE2B_OUT_BYTES];
     blake2b(impl, got, want_len, in, in_len, key, key_len);
     CHECK(want_len == BLAKE2B_OUT_BYTES && memcmp(got, want, want_len) == 0,
@@ -38,17 +37,17 @@ static void check_vector(const blake2b_impl *impl, const json *vec,
     free(want);
 }
 
-static void test_known_answers(const blake2b_impl *impl, const json *kat)
+static void test_known_answers(const blake2b_impl *impl, const json_t *kat)
 {
     size_t n = 0;
     CASE("blake2b 512 reference known answers @%s", impl->v.isa);
     if (!usable(impl) ||
-        !CHECK(kat && kat->type == JSON_ARRAY, "blake2b_kat.json unreadable"))
+        !CHECK(kat && json_is_array(kat), "blake2b_kat.json unreadable"))
         return;
-    for (size_t i = 0; i < kat->n; i++) {
-        const char *hash = json_get_string(&kat->items[i], "hash");
+    for (size_t i = 0; i < json_array_size(kat); i++) {
+        const char *hash = vector_string(json_array_get(kat, i), "hash");
         if (hash && strcmp(hash, "blake2b") == 0) {
-            check_vector(impl, &kat->items[i], i);
+            check_vector(impl, json_array_get(kat, i), i);
             n++;
         }
     }
@@ -147,7 +146,7 @@ static void test_x4(const blake2b_impl *impl)
 
 int main(void)
 {
-    json *kat = json_load(vector_path("blake2b_kat.json"));
+    json_t *kat = vector_json("blake2b_kat.json");
     if (sodium_init() < 0)
         return 1;
     for (const blake2b_impl *impl = blake2b_impls; impl->v.isa; impl++) {
@@ -155,6 +154,6 @@ int main(void)
         test_vs_libsodium(impl);
         test_x4(impl);
     }
-    json_free(kat);
+    json_decref(kat);
     return check_finish();
 }

@@ -14,7 +14,6 @@
 #include "../../kernels/cgo/cgo.h"
 #include "../../kernels/registry.h"
 #include "check.h"
-#include "json.h"
 #include "vectors.h"
 
 #define CELL CGO_PAYLOAD_BYTES
@@ -38,10 +37,10 @@ static const cgo_impl *generic_row(void)
 }
 
 /* A field of a vector as bytes, into out (at most cap); its length. */
-static size_t field(const json *t, const char *name, uint8_t *out, size_t cap)
+static size_t field(const json_t *t, const char *name, uint8_t *out, size_t cap)
 {
     size_t len;
-    uint8_t *bytes = hex_decode(json_get_string(t, name), &len);
+    uint8_t *bytes = hex_decode(vector_string(t, name), &len);
     if (len > cap)
         len = cap;
     memcpy(out, bytes, len);
@@ -74,7 +73,7 @@ static int uiv_has_keys(const cgo_uiv *u, const cgo_impl *impl,
 }
 
 /* A hop from a vector's {keys, nonce, tprime}. */
-static void hop_from(cgo_hop *hop, const cgo_impl *impl, const json *state)
+static void hop_from(cgo_hop *hop, const cgo_impl *impl, const json_t *state)
 {
     uint8_t key[CGO_KEY_BYTES], tprime[16];
     field(state, "keys", key, CGO_UIV_KEY_BYTES);
@@ -84,7 +83,7 @@ static void hop_from(cgo_hop *hop, const cgo_impl *impl, const json *state)
 }
 
 /* hop's state == the vector's {keys, nonce, tprime}. */
-static int state_is(const cgo_hop *hop, const json *state)
+static int state_is(const cgo_hop *hop, const json_t *state)
 {
     uint8_t want[CGO_UIV_KEY_BYTES], nonce[16], tprime[16];
     field(state, "keys", want, sizeof want);
@@ -95,21 +94,21 @@ static int state_is(const cgo_hop *hop, const json *state)
            memcmp(hop->tprime, tprime, 16) == 0;
 }
 
-static const json *group(const json *doc, const char *name, size_t n)
+static const json_t *group(const json_t *doc, const char *name, size_t n)
 {
-    const json *g = json_get(doc, name);
-    CHECK(g && g->type == JSON_ARRAY && g->n == n, "%s: expected %zu vectors",
-          name, n);
-    return g && g->type == JSON_ARRAY ? g : NULL;
+    const json_t *g = json_object_get(doc, name);
+    CHECK(g && json_is_array(g) && json_array_size(g) == n,
+          "%s: expected %zu vectors", name, n);
+    return g && json_is_array(g) ? g : NULL;
 }
 
 /* Layers */
 
-static size_t test_et(const cgo_impl *impl, const json *doc)
+static size_t test_et(const cgo_impl *impl, const json_t *doc)
 {
-    const json *g = group(doc, "et", 4);
-    for (size_t i = 0; g && i < g->n; i++) {
-        const json *t = &g->items[i];
+    const json_t *g = group(doc, "et", 4);
+    for (size_t i = 0; g && i < json_array_size(g); i++) {
+        const json_t *t = json_array_get(g, i);
         uint8_t keys[CGO_UIV_KEY_BYTES] = { 0 }, tweak[16 + 1 + CGO_X_R_BYTES],
             block[16], want[16];
         cgo_uiv u;
@@ -119,24 +118,24 @@ static size_t test_et(const cgo_impl *impl, const json *doc)
         field(t, "block", block, 16);
         field(t, "expect", want, 16);
         cgo_uiv_setup(&u, impl, keys);
-        if (json_get(t, "encrypt")->number)
+        if (json_is_true(json_object_get(t, "encrypt")))
             cgo_et_encrypt(&u, tweak, tweak[16], tweak + 17, block);
         else
             cgo_et_decrypt(&u, tweak, tweak[16], tweak + 17, block);
         CHECK(memcmp(block, want, 16) == 0, "et %zu: got %s", i,
               check_hex(block, 16));
     }
-    return g ? g->n : 0;
+    return g ? json_array_size(g) : 0;
 }
 
-static size_t test_prf(const cgo_impl *impl, const json *doc)
+static size_t test_prf(const cgo_impl *impl, const json_t *doc)
 {
-    const json *g = group(doc, "prf", 10);
-    for (size_t i = 0; g && i < g->n; i++) {
-        const json *t = &g->items[i];
+    const json_t *g = group(doc, "prf", 10);
+    for (size_t i = 0; g && i < json_array_size(g); i++) {
+        const json_t *t = json_array_get(g, i);
         uint8_t keys[CGO_UIV_KEY_BYTES] = { 0 }, input[16], got[CGO_X_R_BYTES],
             want[CGO_X_R_BYTES];
-        int t1 = json_get(t, "t")->number != 0;
+        int t1 = json_integer_value(json_object_get(t, "t")) != 0;
         cgo_uiv u;
         field(t, "keys_k_b", keys + 32, 32);
         field(t, "input", input, 16);
@@ -149,18 +148,18 @@ static size_t test_prf(const cgo_impl *impl, const json *doc)
         CHECK(memcmp(got, want, len) == 0, "prf %zu (t = %d): got %s", i, t1,
               check_hex(got, len));
     }
-    return g ? g->n : 0;
+    return g ? json_array_size(g) : 0;
 }
 
 /* UIV+ through the row's own function, aligned, in place and misaligned. */
-static size_t test_uiv(const cgo_impl *impl, const json *doc)
+static size_t test_uiv(const cgo_impl *impl, const json_t *doc)
 {
     static uint8_t in[CELL + 64], out[CELL + 64];
-    const json *g = group(doc, "uiv", 8);
-    for (size_t i = 0; g && i < g->n; i++) {
-        const json *t = &g->items[i];
+    const json_t *g = group(doc, "uiv", 8);
+    for (size_t i = 0; g && i < json_array_size(g); i++) {
+        const json_t *t = json_array_get(g, i);
         uint8_t keys[CGO_UIV_KEY_BYTES], h[17], x[CELL], want[CELL];
-        int encrypt = json_get(t, "encrypt")->number != 0;
+        int encrypt = json_is_true(json_object_get(t, "encrypt"));
         cgo_uiv_fn *fn = encrypt ? impl->encrypt : impl->decrypt;
         cgo_uiv u;
         field(t, "keys_j_s", keys, sizeof keys);
@@ -181,14 +180,14 @@ static size_t test_uiv(const cgo_impl *impl, const json *doc)
                   i, off);
         }
     }
-    return g ? g->n : 0;
+    return g ? json_array_size(g) : 0;
 }
 
-static size_t test_uiv_update(const cgo_impl *impl, const json *doc)
+static size_t test_uiv_update(const cgo_impl *impl, const json_t *doc)
 {
-    const json *g = group(doc, "uiv_update", 5);
-    for (size_t i = 0; g && i < g->n; i++) {
-        const json *t = &g->items[i];
+    const json_t *g = group(doc, "uiv_update", 5);
+    for (size_t i = 0; g && i < json_array_size(g); i++) {
+        const json_t *t = json_array_get(g, i);
         uint8_t keys[CGO_UIV_KEY_BYTES], nonce[16], want[CGO_UIV_KEY_BYTES],
             want_nonce[16];
         static cgo_uiv u;
@@ -202,12 +201,12 @@ static size_t test_uiv_update(const cgo_impl *impl, const json *doc)
         CHECK(memcmp(nonce, want_nonce, 16) == 0, "uiv_update %zu: nonce %s",
               i, check_hex(nonce, 16));
     }
-    return g ? g->n : 0;
+    return g ? json_array_size(g) : 0;
 }
 
 /* Operations */
 
-static void cell_of(const json *t, const char *first, const char *rest,
+static void cell_of(const json_t *t, const char *first, const char *rest,
                     uint8_t cell[CELL])
 {
     memset(cell, 0, 16);
@@ -216,22 +215,22 @@ static void cell_of(const json *t, const char *first, const char *rest,
     field(t, rest, cell + 16, CGO_X_R_BYTES);
 }
 
-static uint8_t command_of(const json *t)
+static uint8_t command_of(const json_t *t)
 {
     uint8_t cmd;
     field(t, "cmd", &cmd, 1);
     return cmd;
 }
 
-static size_t test_relay(const cgo_impl *impl, const json *doc)
+static size_t test_relay(const cgo_impl *impl, const json_t *doc)
 {
-    const json *g = group(doc, "relay", 7);
-    for (size_t i = 0; g && i < g->n; i++) {
-        const json *t = &g->items[i];
+    const json_t *g = group(doc, "relay", 7);
+    for (size_t i = 0; g && i < json_array_size(g); i++) {
+        const json_t *t = json_array_get(g, i);
         uint8_t in[CELL], want[CELL], got[CELL];
-        int inbound = json_get(t, "inbound")->number != 0;
+        int inbound = json_is_true(json_object_get(t, "inbound"));
         cgo_hop hop;
-        hop_from(&hop, impl, json_get(t, "state_in"));
+        hop_from(&hop, impl, json_object_get(t, "state_in"));
         cell_of(t, "tag", "msg", in);
         cell_of(t, "t_out", "msg_out", want);
         if (inbound)
@@ -241,45 +240,46 @@ static size_t test_relay(const cgo_impl *impl, const json *doc)
                   "relay %zu recognized", i);
         CHECK(memcmp(got, want, CELL) == 0, "relay %zu (%s): got %s", i,
               inbound ? "backward" : "forward", check_hex(got, 32));
-        CHECK(state_is(&hop, json_get(t, "state_out")), "relay %zu: state", i);
+        CHECK(state_is(&hop, json_object_get(t, "state_out")),
+              "relay %zu: state", i);
     }
-    return g ? g->n : 0;
+    return g ? json_array_size(g) : 0;
 }
 
-static size_t test_relay_originate(const cgo_impl *impl, const json *doc)
+static size_t test_relay_originate(const cgo_impl *impl, const json_t *doc)
 {
-    const json *g = group(doc, "relay_originate", 4);
-    for (size_t i = 0; g && i < g->n; i++) {
-        const json *t = &g->items[i];
+    const json_t *g = group(doc, "relay_originate", 4);
+    for (size_t i = 0; g && i < json_array_size(g); i++) {
+        const json_t *t = json_array_get(g, i);
         uint8_t in[CELL], want[CELL], got[CELL];
         cgo_hop hop;
-        hop_from(&hop, impl, json_get(t, "state_in"));
+        hop_from(&hop, impl, json_object_get(t, "state_in"));
         cell_of(t, NULL, "msg", in);
         memset(in, 0xa5, 16); /* ignored: the nonce goes there */
         cell_of(t, "t_out", "msg_out", want);
         cgo_relay_originate(&hop, command_of(t), got, in, NULL);
         CHECK(memcmp(got, want, CELL) == 0, "relay_originate %zu: got %s", i,
               check_hex(got, 32));
-        CHECK(state_is(&hop, json_get(t, "state_out")),
+        CHECK(state_is(&hop, json_object_get(t, "state_out")),
               "relay_originate %zu: state", i);
     }
-    return g ? g->n : 0;
+    return g ? json_array_size(g) : 0;
 }
 
 /* The target hop's layer, then those of the hops before it, outermost
  * (hop 1) last. */
-static size_t test_client_originate(const cgo_impl *impl, const json *doc)
+static size_t test_client_originate(const cgo_impl *impl, const json_t *doc)
 {
-    const json *g = group(doc, "client_originate", 6);
-    for (size_t i = 0; g && i < g->n; i++) {
-        const json *t = &g->items[i];
-        const json *in_states = json_get(t, "state_in"),
-                   *out_states = json_get(t, "state_out");
-        int target = (int)json_get(t, "target_hop")->number;
+    const json_t *g = group(doc, "client_originate", 6);
+    for (size_t i = 0; g && i < json_array_size(g); i++) {
+        const json_t *t = json_array_get(g, i);
+        const json_t *in_states = json_object_get(t, "state_in"),
+                     *out_states = json_object_get(t, "state_out");
+        int target = (int)json_integer_value(json_object_get(t, "target_hop"));
         uint8_t cell[CELL], want[CELL];
         cgo_hop hop[HOPS];
         for (int h = 0; h < HOPS; h++)
-            hop_from(&hop[h], impl, &in_states->items[h]);
+            hop_from(&hop[h], impl, json_array_get(in_states, h));
         cell_of(t, NULL, "msg", cell);
         cell_of(t, "t_out", "msg_out", want);
         cgo_client_originate(&hop[target - 1], command_of(t), cell, cell, NULL);
@@ -289,13 +289,13 @@ static size_t test_client_originate(const cgo_impl *impl, const json *doc)
               "client_originate %zu (hop %d): got %s", i, target,
               check_hex(cell, 32));
         for (int h = 0; h < HOPS; h++)
-            CHECK(state_is(&hop[h], &out_states->items[h]),
+            CHECK(state_is(&hop[h], json_array_get(out_states, h)),
                   "client_originate %zu: hop %d's state", i, h + 1);
     }
-    return g ? g->n : 0;
+    return g ? json_array_size(g) : 0;
 }
 
-static void test_vectors(const cgo_impl *impl, const json *doc)
+static void test_vectors(const cgo_impl *impl, const json_t *doc)
 {
     CASE("cgo C tor's 44 vectors, every layer and operation @%s", impl->v.isa);
     if (!usable(impl) || !CHECK(doc, "no tests/vectors/cgo_vectors.json"))
@@ -569,7 +569,7 @@ static void test_refusals(void)
 
 int main(void)
 {
-    json *doc = json_load(vector_path("cgo_vectors.json"));
+    json_t *doc = vector_json("cgo_vectors.json");
     for (const cgo_impl *impl = cgo_impls; impl->v.isa; impl++) {
         test_vectors(impl, doc);
         test_circuits(impl);
@@ -580,6 +580,6 @@ int main(void)
     test_kernels();
     test_refusals();
     if (doc)
-        json_free(doc);
+        json_decref(doc);
     return check_finish();
 }

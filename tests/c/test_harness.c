@@ -3,6 +3,7 @@
  * atomic results files, and the quoting of values in messages. Nothing
  * here asserts a speed: the machine is shared and noisy. */
 #include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <sched.h>
 #include <signal.h>
@@ -76,6 +77,24 @@ static int cpuinfo_has_flag(const char *flag)
     return 0;
 }
 
+/* CLOCK_MONOTONIC_RAW and the TSC at one moment, bracketed: the tightest
+ * of 16 tries, with the ticks its bracket spans. A preemption between two
+ * reads only widens a bracket, and the widest one is never used. */
+static void clock_and_tsc(int64_t *ns, uint64_t *tsc, uint64_t *width)
+{
+    *width = UINT64_MAX;
+    for (int i = 0; i < 16; i++) {
+        uint64_t before = timer_start();
+        int64_t now = now_ns(CLOCK_MONOTONIC_RAW);
+        uint64_t after = timer_stop();
+        if (after - before < *width) {
+            *width = after - before;
+            *ns = now;
+            *tsc = before + (after - before) / 2;
+        }
+    }
+}
+
 /* The kernel's TSC frequency, best source first:
  *  - /sys/devices/system/cpu/cpu0/tsc_freq_khz, where the kernel exports
  *    its tsc_khz (some distribution kernels do);
@@ -85,9 +104,12 @@ static int cpuinfo_has_flag(const char *flag)
  *    then the cpu_khz the kernel booted with ("tsc: Detected ... MHz");
  *  - else TSC ticks over 200 ms of CLOCK_MONOTONIC_RAW, which the kernel
  *    derives from its own TSC calibration when tsc is the clocksource.
- * dmesg is not used: its ring buffer may have dropped the boot lines. */
-static double kernel_tsc_hz(const char **source)
+ * dmesg is not used: its ring buffer may have dropped the boot lines.
+ * *uncertainty is the relative error the measurement may carry (0 for a
+ * figure read): the TSC ticks it took to read the clock at either end. */
+static double kernel_tsc_hz(const char **source, double *uncertainty)
 {
+    *uncertainty = 0;
     char buf[1 << 16];
     struct stat st;
     if (read_file("/sys/devices/system/cpu/cpu0/tsc_freq_khz", buf,
@@ -106,12 +128,13 @@ static double kernel_tsc_hz(const char **source)
         }
     }
     *source = "200 ms of CLOCK_MONOTONIC_RAW";
-    int64_t ns0 = now_ns(CLOCK_MONOTONIC_RAW);
-    uint64_t t0 = timer_start();
+    int64_t ns0, ns1;
+    uint64_t t0, t1, w0, w1;
+    clock_and_tsc(&ns0, &t0, &w0);
     struct timespec pause = { 0, 200000000 };
     nanosleep(&pause, NULL);
-    int64_t ns1 = now_ns(CLOCK_MONOTONIC_RAW);
-    uint64_t t1 = timer_stop();
+    clock_and_tsc(&ns1, &t1, &w1);
+    *uncertainty = (double)(w0 + w1) / (double)(t1 - t0);
     return (double)(t1 - t0) * 1e9 / (double)(ns1 - ns0);
 }
 
@@ -139,6 +162,41 @@ static double imul_core_ratio(void)
     return 3.0 * MULS / (double)best;
 }
 
+/* The add chain on a model clock: TIMER_RATIO_ADDS adds take `ticks`,
+ * the warm-up rounds ten times that (a core still waking up), and each
+ * timed sample but one gains an interrupt's worth, 1-60% more. */
+typedef struct ratio_model {
+    uint64_t ticks, seed;
+    int calls, undisturbed; /* which timed sample runs clean */
+} ratio_model;
+
+static uint64_t model_adds(void *ctx)
+{
+    ratio_model *m = ctx;
+    int call = m->calls++;
+    if (call < 5)
+        return 10 * m->ticks;
+    if (call - 5 == m->undisturbed)
+        return m->ticks;
+    return m->ticks + m->ticks * (1 + check_random(&m->seed) % 60) / 100;
+}
+
+static void test_core_ratio_model(void)
+{
+    CASE("core/TSC ratio on a model clock: the least disturbed sample, the "
+         "same whichever sample ran clean");
+    double want = (double)TIMER_RATIO_ADDS / 800000;
+    for (int clean = 0; clean < 15; clean += 7) {
+        ratio_model m = { .ticks = 800000, .seed = 7 + (uint64_t)clean,
+                          .undisturbed = clean };
+        double got = timer_core_ratio_of(model_adds, &m);
+        CHECK(fabs(got - want) < 1e-12, "clean sample %d: ratio %.6f, want "
+              "%.6f", clean, got, want);
+        CHECK(m.calls == 20, "%d calls, want 5 warm-up and 15 timed",
+              m.calls);
+    }
+}
+
 static void test_timer(void)
 {
     const char *source, *kernel_source;
@@ -148,25 +206,35 @@ static void test_timer(void)
     CHECK(overhead > 0 && overhead < 100, "overhead %llu ticks",
           (unsigned long long)overhead);
 
+    /* 1% is what separates a TSC rate read from the wrong place (a
+     * misdecoded cpuid leaf, kHz for MHz) from the right one; the
+     * reference, when measured, may be off by as much as its brackets
+     * span, which a busy host widens, and the bound with them. */
     CASE("tsc_hz is within 1%% of the kernel's TSC frequency");
+    double uncertainty;
     double hz = timer_tsc_hz(&source);
-    double want = kernel_tsc_hz(&kernel_source);
-    printf("   tsc_hz %.0f (%s), kernel %.0f (%s)\n", hz, source, want,
-           kernel_source);
-    CHECK(fabs(hz - want) < 0.01 * want, "tsc_hz %.0f (%s) vs %.0f (%s)", hz,
-          source, want, kernel_source);
+    double want = kernel_tsc_hz(&kernel_source, &uncertainty);
+    printf("   tsc_hz %.0f (%s), kernel %.0f (%s, +-%.2g)\n", hz, source,
+           want, kernel_source, uncertainty);
+    CHECK(fabs(hz - want) < (0.01 + uncertainty) * want,
+          "tsc_hz %.0f (%s) vs %.0f (%s, +-%.2g)", hz, source, want,
+          kernel_source, uncertainty);
 
-    CASE("core/TSC ratio is positive and repeatable within 5%%");
+    CASE("core/TSC ratio is positive");
     double r1 = timer_calibrate_core_ratio(), r2 = timer_calibrate_core_ratio();
     printf("   core/TSC ratio %.4f, %.4f\n", r1, r2);
     CHECK(r1 > 0 && r2 > 0, "ratios %f %f", r1, r2);
-    CHECK(fabs(r1 - r2) < 0.05 * fmax(r1, r2), "ratios %f %f differ", r1, r2);
 
-    CASE("core/TSC ratio agrees within 10%% with a chain of multiplies");
+    /* A chain that ran two adds a cycle (folded at rename, or no longer
+     * dependent) would be off by a factor of 2 or more; the two chains,
+     * each the least disturbed of many samples, never drift half that far
+     * apart on a busy host, as they may by 10%% over a frequency step. */
+    CASE("core/TSC ratio agrees within a factor of 1.5 with a chain of "
+         "multiplies");
     double by_imul = imul_core_ratio();
     printf("   core/TSC ratio %.4f, by imul %.4f\n", r2, by_imul);
-    CHECK(fabs(r2 - by_imul) < 0.10 * by_imul, "adds say %f, imul says %f: "
-          "the add chain is not one add per cycle here", r2, by_imul);
+    CHECK(r2 < 1.5 * by_imul && by_imul < 1.5 * r2, "adds say %f, imul says "
+          "%f: the add chain is not one add per cycle here", r2, by_imul);
 
     /* No x86 core runs at 6.5 GHz: a ratio implying it means the CPU ran
      * the chain faster than one add per cycle (immediate-add folding). */
@@ -184,6 +252,16 @@ static int find_event(const pmu_group *g, const char *name)
     return -1;
 }
 
+/* kernel.perf_event_paranoid's value, for a message. */
+static const char *paranoid_level(void)
+{
+    static char buf[32];
+    if (read_file("/proc/sys/kernel/perf_event_paranoid", buf, sizeof buf))
+        return "unreadable";
+    buf[strcspn(buf, "\n")] = '\0';
+    return buf;
+}
+
 static void test_software_events(void)
 {
     enum { PAGES = 64 };
@@ -199,9 +277,22 @@ static void test_software_events(void)
     }
     int faults = find_event(&g, "perf::PAGE-FAULTS");
     int clock = find_event(&g, "perf::TASK-CLOCK");
-    if (g.events[faults].fd < 0 || g.events[clock].fd < 0) {
-        SKIP("software events do not open here: %s", g.events[faults].fd < 0 ?
-             g.events[faults].unavailable : g.events[clock].unavailable);
+    /* Software events need no PMU: only a refusal to let this process
+     * count anything (kernel.perf_event_paranoid, or a container's seccomp
+     * profile) excuses them. Any other error is pmu.c's, and fails. */
+    const pmu_event *closed = g.events[faults].fd < 0   ? &g.events[faults]
+                              : g.events[clock].fd < 0 ? &g.events[clock]
+                                                       : NULL;
+    if (closed && (closed->open_errno == EACCES ||
+                   closed->open_errno == EPERM)) {
+        SKIP("perf_event_open is not permitted here (%s): "
+             "kernel.perf_event_paranoid is %s", closed->unavailable,
+             paranoid_level());
+        pmu_close(&g);
+        return;
+    }
+    if (closed) {
+        CHECK(0, "%s does not open: %s", closed->name, closed->unavailable);
         pmu_close(&g);
         return;
     }
@@ -449,6 +540,7 @@ int main(void)
     test_quoting();
     test_pinning();
     test_timer();
+    test_core_ratio_model();
     test_software_events();
     test_unavailable_leader();
     test_tune_and_restore();

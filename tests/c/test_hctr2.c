@@ -12,7 +12,6 @@
 #include "../../kernels/hctr2/hctr2.h"
 #include "../../kernels/registry.h"
 #include "check.h"
-#include "json.h"
 #include "vectors.h"
 
 #define MAX_LEN 8192
@@ -41,23 +40,24 @@ static uint8_t in_buf[MAX_LEN + 32], out_buf[MAX_LEN + 32], want[MAX_LEN],
 static void test_vectors(const hctr2_impl *impl, const char *file,
                          size_t key_len, size_t expected)
 {
-    json *doc;
+    json_t *doc;
     CASE("HCTR2 %s, every vector, both ways (in place back) @%s", file,
          impl->v.isa);
     if (!usable(impl))
         return;
-    doc = json_load(vector_path(file));
-    if (!CHECK(doc && doc->type == JSON_ARRAY, "cannot load %s", file)) {
-        json_free(doc);
+    doc = vector_json(file);
+    if (!CHECK(doc && json_is_array(doc), "cannot load %s", file)) {
+        json_decref(doc);
         return;
     }
-    for (size_t i = 0; i < doc->n; i++) {
-        const json *t = &doc->items[i], *in = json_get(t, "input");
+    for (size_t i = 0; i < json_array_size(doc); i++) {
+        const json_t *t = json_array_get(doc, i),
+                     *in = json_object_get(t, "input");
         size_t klen, tlen, plen, clen;
-        uint8_t *key = hex_decode(json_get_string(in, "key_hex"), &klen),
-                *tweak = hex_decode(json_get_string(in, "tweak_hex"), &tlen),
-                *pt = hex_decode(json_get_string(t, "plaintext_hex"), &plen),
-                *ct = hex_decode(json_get_string(t, "ciphertext_hex"), &clen);
+        uint8_t *key = hex_decode(vector_string(in, "key_hex"), &klen),
+                *tweak = hex_decode(vector_string(in, "tweak_hex"), &tlen),
+                *pt = hex_decode(vector_string(t, "plaintext_hex"), &plen),
+                *ct = hex_decode(vector_string(t, "ciphertext_hex"), &clen);
         hctr2_key hk;
         if (CHECK(klen == key_len && clen == plen && plen >= 16 &&
                       plen <= MAX_LEN,
@@ -74,9 +74,9 @@ static void test_vectors(const hctr2_impl *impl, const char *file,
         }
         free(key), free(tweak), free(pt), free(ct);
     }
-    CHECK(doc->n == expected, "%s: %zu vectors, expected %zu", file, doc->n,
-          expected);
-    json_free(doc);
+    CHECK(json_array_size(doc) == expected, "%s: %zu vectors, expected %zu",
+          file, json_array_size(doc), expected);
+    json_decref(doc);
 }
 
 /* Message lengths: 16 plus a rest of a whole number of blocks (1 to 32

@@ -11,7 +11,6 @@
 #include "../../kernels/polyval/polyval.h"
 #include "../../kernels/registry.h"
 #include "check.h"
-#include "json.h"
 #include "vectors.h"
 
 #define MAX_BLOCKS 384
@@ -30,23 +29,24 @@ static const polyval_impl *generic_row(void)
     return polyval_find("generic");
 }
 
-static void test_vectors(const polyval_impl *impl, const json *doc)
+static void test_vectors(const polyval_impl *impl, const json_t *doc)
 {
     size_t n = 0;
     CASE("polyval google/hctr2 Polyval.json @%s", impl->v.isa);
-    if (!usable(impl) || !CHECK(doc && doc->type == JSON_ARRAY, "no vectors"))
+    if (!usable(impl) || !CHECK(doc && json_is_array(doc), "no vectors"))
         return;
-    for (size_t i = 0; i < doc->n; i++, n++) {
-        const json *t = &doc->items[i], *input = json_get(t, "input");
+    for (size_t i = 0; i < json_array_size(doc); i++, n++) {
+        const json_t *t = json_array_get(doc, i),
+                     *input = json_object_get(t, "input");
         size_t key_len, msg_len, want_len;
-        uint8_t *key = hex_decode(json_get_string(input, "key_hex"), &key_len);
-        uint8_t *msg = hex_decode(json_get_string(input, "message_hex"),
-                                  &msg_len);
-        uint8_t *want = hex_decode(json_get_string(t, "hash_hex"), &want_len);
+        uint8_t *key = hex_decode(vector_string(input, "key_hex"), &key_len);
+        uint8_t *msg =
+            hex_decode(vector_string(input, "message_hex"), &msg_len);
+        uint8_t *want = hex_decode(vector_string(t, "hash_hex"), &want_len);
         uint8_t got[16];
         polyval_hash(impl, got, key, msg, msg_len);
         CHECK(key_len == 16 && want_len == 16 && memcmp(got, want, 16) == 0,
-              "%s (%zu bytes): got %s", json_get_string(t, "description"),
+              "%s (%zu bytes): got %s", vector_string(t, "description"),
               msg_len, check_hex(got, 16));
         free(key);
         free(msg);
@@ -185,7 +185,7 @@ static void test_kernel(void)
 
 int main(void)
 {
-    json *doc = json_load(vector_path("polyval.json"));
+    json_t *doc = vector_json("polyval.json");
     for (const polyval_impl *impl = polyval_impls; impl->v.isa; impl++) {
         test_vectors(impl, doc);
         test_differential(impl);
@@ -194,6 +194,6 @@ int main(void)
     }
     test_kernel();
     if (doc)
-        json_free(doc);
+        json_decref(doc);
     return check_finish();
 }

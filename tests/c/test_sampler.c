@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../harness/commands.h"
 #include "../../harness/sampler.h"
 #include "check.h"
 
@@ -273,22 +274,32 @@ static void test_cap_for_run(void)
         { 0, SAMPLER_CAP_MAX_SECONDS }, { 1, SAMPLER_CAP_MAX_SECONDS },
         { 10, 2.0 }, { 20, 1.0 }, { 40, 0.5 }, { 48, 20.0 / 48 },
         { 80, 0.25 },
-        { 1002, SAMPLER_CAP_SECONDS },
+        { 960, SAMPLER_CAP_SECONDS },
+        { 1002, SAMPLER_SWEEP_BUDGET_SECONDS / 1002 },
+        { 2000, 0.12 },
+        { 2400, SAMPLER_MIN_BLOCKS * SAMPLER_BLOCK_SECONDS },
+        { 5000, SAMPLER_MIN_BLOCKS * SAMPLER_BLOCK_SECONDS },
     };
     CASE("the cap shares the run's budget: a few benchmarks wait longer, a "
-         "sweep gets the floor; a quarter of the cap is the least time");
+         "sweep gets the floor or shares the sweep's budget, never below "
+         "the least blocks; a quarter of the cap is the least time");
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         double got = sampler_cap_for_run(want[i].n);
         CHECK(fabs(got - want[i].cap) < 1e-9, "%zu benchmarks: cap %g s, "
               "want %g s", want[i].n, got, want[i].cap);
     }
     CHECK(fabs(sampler_min_time(sampler_cap_for_run(1)) - 0.5) < 1e-9 &&
-              fabs(sampler_min_time(sampler_cap_for_run(1002)) - 0.0625) < 1e-9,
-          "least time %g s for one, %g s for 1002",
+              fabs(sampler_min_time(sampler_cap_for_run(960)) - 0.0625) < 1e-9,
+          "least time %g s for one, %g s for 960",
           sampler_min_time(sampler_cap_for_run(1)),
-          sampler_min_time(sampler_cap_for_run(1002)));
-    /* The floor times the sweep's size is what keeps it under 5 minutes. */
-    CHECK(SAMPLER_CAP_SECONDS * 1002 < 300, "floor %g s", SAMPLER_CAP_SECONDS);
+          sampler_min_time(sampler_cap_for_run(960)));
+    /* The full sweep as the registry makes it now, every benchmark
+     * sampling to its cap and warming up: under five minutes. */
+    size_t sweep = cmd_bench_full_sweep();
+    double cap = sampler_cap_for_run(sweep);
+    CHECK(sweep * (cap + SAMPLER_WARMUP_SECONDS) < 300, "the full sweep, %zu "
+          "benchmarks capped at %g s each, could sample for %.0f s",
+          sweep, cap, sweep * (cap + SAMPLER_WARMUP_SECONDS));
 }
 
 static void test_batch_size(void)

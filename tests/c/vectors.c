@@ -13,6 +13,21 @@ const char *vector_path(const char *file)
     return path;
 }
 
+json_t *vector_json(const char *file)
+{
+    json_error_t error;
+    json_t *doc = json_load_file(vector_path(file), 0, &error);
+    if (!doc)
+        fprintf(stderr, "vectors: %s, line %d: %s\n", vector_path(file),
+                error.line, error.text);
+    return doc;
+}
+
+const char *vector_string(const json_t *obj, const char *key)
+{
+    return json_string_value(json_object_get(obj, key));
+}
+
 static int has_field(const kv_record *r, const char *line, size_t key_len)
 {
     for (size_t i = 0; i < r->n; i++)

@@ -5,19 +5,19 @@
 
 #include "vectors.h"
 
-static uint8_t *decode_field(const json *t, const char *name, size_t *len)
+static uint8_t *decode_field(const json_t *t, const char *name, size_t *len)
 {
-    const char *hex = json_get_string(t, name);
+    const char *hex = vector_string(t, name);
     *len = 0;
     return hex ? hex_decode(hex, len) : calloc(1, 1);
 }
 
-static wycheproof_vector decode(const json *t)
+static wycheproof_vector decode(const json_t *t)
 {
     wycheproof_vector v;
-    const char *result = json_get_string(t, "result");
-    const json *id = json_get(t, "tcId");
-    v.id = id ? (int)id->number : -1;
+    const char *result = vector_string(t, "result");
+    const json_t *id = json_object_get(t, "tcId");
+    v.id = json_is_integer(id) ? (int)json_integer_value(id) : -1;
     v.valid = result && strcmp(result, "valid") == 0;
     v.invalid = result && strcmp(result, "invalid") == 0;
     v.key = decode_field(t, "key", &v.key_len);
@@ -39,17 +39,17 @@ static void release(wycheproof_vector *v)
     free(v->tag);
 }
 
-size_t wycheproof_walk(const json *doc, wycheproof_check_fn *check,
-                       void *ctx)
+size_t wycheproof_walk(const json_t *doc, wycheproof_check_fn *check, void *ctx)
 {
-    const json *groups = doc ? json_get(doc, "testGroups") : NULL;
+    const json_t *groups = doc ? json_object_get(doc, "testGroups") : NULL;
     size_t n = 0;
-    if (!groups || groups->type != JSON_ARRAY)
+    if (!groups || !json_is_array(groups))
         return 0;
-    for (size_t g = 0; g < groups->n; g++) {
-        const json *tests = json_get(&groups->items[g], "tests");
-        for (size_t i = 0; tests && i < tests->n; i++, n++) {
-            wycheproof_vector v = decode(&tests->items[i]);
+    for (size_t g = 0; g < json_array_size(groups); g++) {
+        const json_t *tests =
+            json_object_get(json_array_get(groups, g), "tests");
+        for (size_t i = 0; tests && i < json_array_size(tests); i++, n++) {
+            wycheproof_vector v = decode(json_array_get(tests, i));
             check(ctx, &v);
             release(&v);
         }

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "json.h"
+#include <jansson.h>
 
 typedef struct wycheproof_vector {
     int id; /* tcId */
@@ -22,7 +22,7 @@ typedef void wycheproof_check_fn(void *ctx, const wycheproof_vector *v);
 
 /* Runs check(ctx, v) on every test of doc's testGroups and returns how
  * many there were: 0 when doc is NULL or has no testGroups array. */
-size_t wycheproof_walk(const json *doc, wycheproof_check_fn *check,
+size_t wycheproof_walk(const json_t *doc, wycheproof_check_fn *check,
                        void *ctx);
 
 #endif

@@ -35,8 +35,11 @@ if grep -q "measurements: " "$tmp/out" && grep -q "^leak lioness-x4@[a-z0-9-]* (
 else
     fail "a batch kernel's line: $(tail -1 "$tmp/out")"
 fi
-if "$bin" leak chacha20@generic --measurements=15000 >"$tmp/out" 2>&1 &&
-    grep -q "over 15,000 measurements" "$tmp/out"; then
+# The verdict on a real kernel is the host's (a busy neighbour can make
+# ChaCha20 a "possible leak", exit 1): run_leak accepts whichever status
+# goes with it, and the count is asserted apart from it.
+run_leak "chacha20@generic, --measurements=15000" chacha20@generic --measurements=15000
+if grep -q "over 15,000 measurements: " "$tmp/out"; then
     ok "--measurements stops at that count, with thousands separated"
 else
     fail "--measurements=15000: $(tail -1 "$tmp/out")"

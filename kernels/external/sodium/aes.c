@@ -1,7 +1,7 @@
 /* libsodium's AES-256-GCM (crypto_aead_aes256gcm) as a registry kernel.
  * libsodium 1.0.18 implements it only with AES-NI and PCLMULQDQ, and says
- * so through crypto_aead_aes256gcm_is_available(); elsewhere the kernel is
- * listed as unsupported. prepare() runs the _beforenm key expansion once,
+ * so through crypto_aead_aes256gcm_is_available(); its row requires them
+ * too, so that elsewhere the kernel is unsupported for the CPU's sake. prepare() runs the _beforenm key expansion once,
  * keeping it out of the timed loop as for every other AES kernel. */
 #include <sodium.h>
 #include <stdlib.h>
@@ -73,8 +73,8 @@ static int sodium_aes256gcm_run(const kernel *k, const isa_variant *v,
 const kernel kernel_sodium_aes256gcm = {
     .name = "sodium:aes256gcm",
     .family = "aes",
-    .table = external_row,
-    .row_size = sizeof external_row[0],
+    .table = external_aesni_row,
+    .row_size = sizeof external_aesni_row[0],
     .run = sodium_aes256gcm_run,
     .reference = &kernel_aes256_gcm,
     .unavailable = sodium_aes256gcm_unavailable,
