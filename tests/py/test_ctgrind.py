@@ -482,9 +482,10 @@ def t_test_verdict(max_t):
 
 def test_leak_table_end_to_end(tmp_path):
     """memcpy: no key, so the input class alone; its cycles/byte from the
-    committed results fixture. RC4, whose key schedule leaks plainly (|t|
-    in the tens within a fifth of a second here, against a threshold of
-    10), is found leaking by both methods."""
+    committed results fixture. RC4, whose key schedule leaks plainly
+    (docs/leak.md: far past dudect's threshold within a short budget, so
+    that no host's noise can hide it), is found leaking by both
+    methods."""
     done = script("table", "--kernel=memcpy,rc4", "--seconds=0.4",
                   f"--bin={BIN}", f"--driver={DRIVER}", f"--out={tmp_path}",
                   f"--results={BASE_RESULTS}")
