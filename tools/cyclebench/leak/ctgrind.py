@@ -1,7 +1,8 @@
 """`make ctgrind KERNEL=<name|all> [ISA=name]`: every variant of the kernel
 run by the driver (leak/ctgrind_driver.c) under valgrind's memcheck with its
-secret marked undefined. Every conditional branch and memory address that
-depends on the secret is a site, `function file:line`.
+secret marked undefined, one valgrind process per kernel for all its
+variants. Every conditional branch and memory address that depends on the
+secret is a site, `function file:line`.
 
     PYTHONPATH=tools /usr/bin/python3 -m cyclebench.leak.ctgrind KERNEL|all
         [--isa=NAME] [--size=N] [--bin=build/cyclebench]
@@ -9,14 +10,18 @@ depends on the secret is a site, `function file:line`.
 
 Writes out/leak/<kernel>@<isa>.ctgrind.txt per variant, each atomically: a
 comment line saying what was checked, then `clean`, `N sites` followed by
-the sites, or why the variant is `not checkable`. valgrind 3.19 executes
-neither AVX-512 nor VAES, and its CPUID hides them, so those variants are
-not checkable under valgrind: never clean. A variant this CPU lacks is not
-checkable either.
+the sites, why the variant is `not checkable`, or why it `failed`.
+valgrind 3.19 executes neither AVX-512 nor VAES, and its CPUID hides them,
+so those variants are not checkable under valgrind: never clean. A variant
+this CPU lacks is not checkable either; those are the only reasons. A
+variant that stops the driver under valgrind (a crash, an instruction
+valgrind cannot execute), or for which memcheck reports any error other
+than a use of the secret (an invalid read, say), failed.
 
-Exit status: 0 when nothing was flagged, 1 when a variant has sites, 2 bad
-input (unknown kernel or ISA, valgrind missing).
+Exit status: 0 when nothing was flagged, 1 when a variant has sites or
+failed, 2 bad input (unknown kernel or ISA, valgrind missing).
 """
+import itertools
 import os
 import re
 import shutil
@@ -31,7 +36,6 @@ from ..cli import ArgumentParser, run_main
 from ..errors import InputError
 from ..output import StagedFiles
 
-EXIT_NOT_RUNNABLE = 3  # the driver's: the CPU (valgrind's) lacks the ISA
 # The driver's lengths when not given one, of which it runs those the kernel
 # accepts (leak/ctgrind_driver.c).
 DEFAULT_LENGTHS = [64, 509, 1024]
@@ -39,6 +43,8 @@ DEFAULT_LENGTHS = [64, 509, 1024]
 WHY_NOT_CHECKABLE = ("# valgrind 3.19 executes neither AVX-512 nor VAES, and "
                      "its CPUID leaves them out, so a variant that needs them "
                      "cannot run under it; it is never reported clean.\n")
+
+UNSUPPORTED_HERE = "here: unsupported on this CPU"
 
 # memcheck's error kinds that mean "computed from an undefined value", and
 # what the use was.
@@ -63,10 +69,11 @@ class Site:
 class Verdict:
     kernel: str
     isa: str
-    state: str  # "clean", "sites" or "not checkable"
+    state: str  # "clean", "sites", "not checkable" or "failed"
     sites: list = field(default_factory=list)  # [Site], sorted, one per place
     secret: str = ""  # what the driver marked
-    reason: str = ""  # why not checkable: "under valgrind: ...", "here: ..."
+    # Why not checkable ("under valgrind: ...", "here: ..."), or failed.
+    reason: str = ""
     other_errors: list = field(default_factory=list)  # memcheck, not taint
     lengths: list = field(default_factory=list)  # the message lengths run
 
@@ -85,9 +92,15 @@ class Verdict:
         if self.state == "sites":
             n = len(self.places())
             return f"{n} site{'s' if n != 1 else ''}"
-        if self.state == "not checkable":
-            return f"not checkable {self.reason}"
+        if self.state in ("not checkable", "failed"):
+            return f"{self.state} {self.reason}"
         return "clean"
+
+    def cpu_lacks_isa(self):
+        """Whether it is not checkable for the one reason there is: the
+        CPU, here or valgrind's, lacks what the variant needs."""
+        return self.state == "not checkable" and (
+            self.reason == UNSUPPORTED_HERE or "'s CPU lacks " in self.reason)
 
 
 # memcheck's XML report
@@ -113,20 +126,49 @@ def frame_site(frames, root):
         f"({where}{f', called from {caller}' if caller else ''})"
 
 
+@dataclass
+class Section:
+    """memcheck's findings after one client message (the driver's
+    "variant <kernel>@<isa>"); the first, named "", is before any."""
+    name: str
+    sites: set = field(default_factory=set)
+    others: list = field(default_factory=list)
+
+
+def parse_memcheck_sections(text, root=ROOT):
+    """[Section] in order from memcheck's --xml output, which may end early
+    (a crashed process); a site is the innermost frame of a taint error."""
+    sections = [Section("")]
+    parser = ET.XMLPullParser(events=("end",))
+    try:
+        parser.feed(text)
+        parser.close()
+    except ET.ParseError:
+        pass  # what came before the break is read
+    for _, element in parser.read_events():
+        if element.tag == "clientmsg":
+            sections.append(Section(element.findtext("text", "").strip()))
+        elif element.tag == "error":
+            add_error(sections[-1], element, root)
+    return sections
+
+
+def add_error(section, error, root):
+    kind = error.findtext("kind") or "?"
+    frames = error.findall("stack/frame")
+    fn, where = frame_site(frames, root) if frames else ("???", "(no stack)")
+    if kind in TAINT_KINDS:
+        section.sites.add(Site(fn, where, TAINT_KINDS[kind]))
+    else:
+        section.others.append(f"{kind} in {fn} {where}")
+
+
 def parse_memcheck_xml(text, root=ROOT):
-    """([Site], [other error descriptions]) from memcheck's --xml output;
-    a site is the innermost frame of a taint error."""
-    sites, others = set(), []
-    for error in ET.fromstring(text).iter("error"):
-        kind = error.findtext("kind") or "?"
-        frames = error.findall("stack/frame")
-        fn, where = frame_site(frames, root) if frames else \
-            ("???", "(no stack)")
-        if kind in TAINT_KINDS:
-            sites.add(Site(fn, where, TAINT_KINDS[kind]))
-        else:
-            others.append(f"{kind} in {fn} {where}")
-    return sorted(sites), others
+    """([Site], [other error descriptions]) from memcheck's --xml output,
+    whatever section they are in."""
+    sections = parse_memcheck_sections(text, root)
+    return sorted(set().union(*(s.sites for s in sections))), \
+        [e for s in sections for e in s.others]
 
 
 # Running
@@ -141,9 +183,9 @@ def valgrind_version():
     return done.stdout.strip() or "valgrind"
 
 
-def memcheck(command, root=ROOT):
-    """Runs command under memcheck: (exit status, stdout, stderr, [Site],
-    [other errors], valgrind's log)."""
+def memcheck_sections(command, root=ROOT):
+    """Runs command under memcheck: (exit status, stdout, stderr,
+    [Section], valgrind's log)."""
     with tempfile.TemporaryDirectory(prefix="cyclebench-ctgrind-") as tmp:
         xml, log = os.path.join(tmp, "memcheck.xml"), \
             os.path.join(tmp, "valgrind.log")
@@ -155,10 +197,19 @@ def memcheck(command, root=ROOT):
             said = f.read()
         try:
             with open(xml, encoding="utf-8", errors="replace") as f:
-                sites, others = parse_memcheck_xml(f.read(), root)
-        except (OSError, ET.ParseError):
-            sites, others = [], []
-    return done.returncode, done.stdout, done.stderr, sites, others, said
+                sections = parse_memcheck_sections(f.read(), root)
+        except OSError:
+            sections = [Section("")]
+    return done.returncode, done.stdout, done.stderr, sections, said
+
+
+def memcheck(command, root=ROOT):
+    """Runs command under memcheck: (exit status, stdout, stderr, [Site],
+    [other errors], valgrind's log)."""
+    status, out, err, sections, log = memcheck_sections(command, root)
+    return status, out, err, \
+        sorted(set().union(*(s.sites for s in sections))), \
+        [e for s in sections for e in s.others], log
 
 
 def last_line(text):
@@ -166,16 +217,22 @@ def last_line(text):
     return lines[-1] if lines else "no message"
 
 
+VALGRIND_STOP_WORDS = ("unhandled instruction", "Illegal opcode",
+                       "Process terminating")
+
+
 def valgrind_stopped(log):
-    """Why valgrind stopped the program, from its log."""
-    for line in log.splitlines():
-        if "unhandled instruction" in line or "Illegal opcode" in line:
+    """Why valgrind stopped the program, from its log: the instruction it
+    could not execute, the signal, else its last line."""
+    for words in VALGRIND_STOP_WORDS:
+        line = next((line for line in log.splitlines() if words in line),
+                    None)
+        if line:
             return line.split("==", 2)[-1].strip()
     return last_line(log).split("==", 2)[-1].strip()
 
 
-def not_runnable_reason(driver_said, version):
-    why = last_line(driver_said).removeprefix("not runnable: ")
+def not_runnable_reason(why, version):
     if why.startswith("the CPU lacks "):
         why = f"{version}'s CPU lacks {why.removeprefix('the CPU lacks ')}"
     return f"under valgrind: {why}"
@@ -187,28 +244,126 @@ def stopped_reason(status, err, log):
     return f"under valgrind: the driver stopped with status {status}: {said}"
 
 
-def check_variant(kernel, isa, supported, opts, version):
-    """The Verdict for one variant; InputError on bad input."""
-    if not supported:
+@dataclass
+class DriverSection:
+    """One variant's section of the driver's stdout."""
+    isa: str
+    lines: list = field(default_factory=list)
+    errors: int = None  # memcheck's count during it; None: never finished
+
+
+SECTION_END = re.compile(r"^memcheck errors: (\d+)$")
+
+
+def driver_sections(out, kernel):
+    """{isa: DriverSection} from the driver's stdout, in order."""
+    found, current = {}, None
+    for line in out.splitlines():
+        if line.startswith(f"variant {kernel}@"):
+            current = DriverSection(line.split("@", 1)[1])
+            found[current.isa] = current
+        elif current and (end := SECTION_END.match(line)):
+            current.errors = int(end[1])
+            current = None
+        elif current:
+            current.lines.append(line)
+    return found
+
+
+def secret_marked(lines):
+    return next((line[len("secret: "):] for line in lines
+                 if line.startswith("secret: ")), "")
+
+
+def section_verdict(kernel, ran, memchecked, version):
+    """The Verdict of a finished section: the driver's lines and memcheck's
+    findings in it."""
+    isa, lines = ran.isa, ran.lines
+    refused = next((line for line in lines
+                    if line.startswith("not runnable: ")), None)
+    if refused:
         return Verdict(kernel, isa, "not checkable",
-                       reason="here: unsupported on this CPU")
-    command = [opts.driver, f"{kernel}@{isa}"] + (
-        [f"--size={opts.size}"] if opts.size else [])
-    status, out, err, sites, others, log = memcheck(command)
-    secret = next((line[len("secret: "):] for line in out.splitlines()
-                   if line.startswith("secret: ")), "")
-    lengths = [int(m[1]) for m in re.finditer(r"^ran (\d+) bytes", out,
-                                              re.MULTILINE)]
+                       reason=not_runnable_reason(
+                           refused.removeprefix("not runnable: "), version))
+    secret = secret_marked(lines)
+    lengths = [int(m[1]) for line in lines
+               if (m := re.match(r"^ran (\d+) bytes", line))]
+    sites, others = sorted(memchecked.sites), memchecked.others
+    v = Verdict(kernel, isa, "sites" if sites else "clean", sites, secret,
+                other_errors=others, lengths=lengths)
+    if others:
+        v.state, v.reason = "failed", (
+            f"under valgrind: memcheck also reported {others[0]}" +
+            (f" and {len(others) - 1} more" if len(others) > 1 else ""))
+    elif ran.errors and not sites:
+        v.state, v.reason = "failed", (
+            f"under valgrind: memcheck counted {ran.errors} errors but "
+            f"reported none")
+    return v
+
+
+def run_driver(kernel, isas, opts, version):
+    """({isa: Verdict} of the isas this one process reached, [isas whose
+    sites may be missing: memcheck had seen errors before them]). A variant
+    that stops the process failed; those after it are not reached."""
+    size = [f"--size={opts.size}"] if opts.size else []
+    status, out, err, sections, log = memcheck_sections(
+        [opts.driver, *(f"{kernel}@{isa}" for isa in isas), *size])
     if status == 2:
-        raise InputError(f"ctgrind {kernel}@{isa}: {last_line(err)}")
-    if status == EXIT_NOT_RUNNABLE:
-        return Verdict(kernel, isa, "not checkable",
-                       reason=not_runnable_reason(out, version))
-    if status != 0:
-        return Verdict(kernel, isa, "not checkable", secret=secret,
-                       reason=stopped_reason(status, err, log))
-    return Verdict(kernel, isa, "sites" if sites else "clean", sites,
-                   secret, other_errors=others, lengths=lengths)
+        raise InputError(f"ctgrind {kernel}: {last_line(err)}")
+    ran = driver_sections(out, kernel)
+    memchecked = {s.name: s for s in sections}
+    before_any = sections[0]  # the process's start, for every variant
+    verdicts, again, earlier_errors = {}, [], 0
+    for isa in isas:
+        section = ran.get(isa)
+        if not section or section.errors is None:
+            if status == 0:
+                reason = "under valgrind: the driver did not report on it"
+            else:
+                reason = stopped_reason(status, err, log)
+            found = memchecked.get(f"variant {kernel}@{isa}", Section(""))
+            verdicts[isa] = Verdict(
+                kernel, isa, "failed", sorted(found.sites),
+                secret_marked(section.lines if section else []),
+                reason=reason, other_errors=found.others)
+            break
+        earlier_errors += section.errors
+        if section.errors and earlier_errors > section.errors:
+            again.append(isa)
+            continue
+        found = memchecked.get(f"variant {kernel}@{isa}", Section(""))
+        found = Section(found.name, found.sites | before_any.sites,
+                        before_any.others + found.others)
+        verdicts[isa] = section_verdict(kernel, section, found, version)
+    return verdicts, again
+
+
+def check_kernel(kernel, isas, opts, version):
+    """[Verdict] of one kernel's [(isa, supported)], in order: those this
+    CPU supports in one process, and again in another the variants it did
+    not reach after one that stopped it; alone, a variant whose errors
+    memcheck may have left out as repeats of an earlier variant's."""
+    verdicts = {isa: Verdict(kernel, isa, "not checkable",
+                             reason=UNSUPPORTED_HERE)
+                for isa, supported in isas if not supported}
+    left = [isa for isa, supported in isas if supported]
+    while left:
+        reached, again = run_driver(kernel, left, opts, version)
+        for isa in again:
+            reached.update(run_driver(kernel, [isa], opts, version)[0])
+        verdicts.update(reached)
+        left = [isa for isa in left if isa not in verdicts]
+    return [verdicts[isa] for isa, _ in isas]
+
+
+def check_variants(chosen, opts, version):
+    """The Verdict of each of chosen [(kernel, isa, supported)], in order,
+    one process per kernel."""
+    for kernel, group in itertools.groupby(chosen, key=lambda c: c[0]):
+        yield from check_kernel(kernel, [(isa, supported)
+                                         for _, isa, supported in group],
+                                opts, version)
 
 
 def lengths_text(lengths):
@@ -296,16 +451,16 @@ def main(argv):
     if not os.access(opts.driver, os.X_OK):
         raise InputError(f"no driver at {opts.driver}: build it with `make "
                          f"{opts.driver}`")
-    flagged = 0
-    for kernel, variant_isa, supported in chosen:
-        v = check_variant(kernel, variant_isa, supported, opts, version)
+    flagged = failed = 0
+    for v in check_variants(chosen, opts, version):
         write_report(v, opts.out, version, opts.size)
         flagged += v.state == "sites"
+        failed += v.state == "failed"
         print(f"ctgrind {v.variant}: {v.summary()}", flush=True)
     print(f"ctgrind: {len(chosen)} variant{'s' if len(chosen) != 1 else ''}, "
-          f"{flagged} flagged; reports in "
-          f"{opts.out}/<kernel>@<isa>.ctgrind.txt")
-    return 1 if flagged else 0
+          f"{flagged} flagged{f', {failed} failed' if failed else ''}; "
+          f"reports in {opts.out}/<kernel>@<isa>.ctgrind.txt")
+    return 1 if flagged or failed else 0
 
 
 if __name__ == "__main__":

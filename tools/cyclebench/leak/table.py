@@ -8,12 +8,12 @@ timing leaks for every kernel variant, beside its cycles/byte.
                        [--results=out/results/latest.json]
 
 For each kernel x ISA: `make ctgrind`'s verdict (ctgrind.py: clean, N
-sites, or not checkable), and `cyclebench leak`'s t-test, run once with the
-key as the secret and once with the input (half the seconds each; the input
-only, for the whole time, where there is no key). The row shows the larger
-|t|, its measurement count and secret class, and dudect's verdict. Where
-the results file exists, the variant's TSC ticks/byte at the same size
-stands beside it.
+sites, not checkable or failed; one valgrind process per kernel), and
+`cyclebench leak`'s t-test, run once with the key as the secret and once
+with the input (half the seconds each; the input only, for the whole time,
+where there is no key). The row shows the larger |t|, its measurement
+count and secret class, and dudect's verdict. Where the results file
+exists, the variant's TSC ticks/byte at the same size stands beside it.
 
 Writes out/leak/summary.md, summary.csv and summary.png (max |t| per
 variant on a log scale, with dudect's 4.5 and 10 drawn), and every
@@ -80,8 +80,9 @@ class Row:
         return f"{self.kernel}@{self.isa}"
 
     def ctgrind_cell(self):
-        if self.ctgrind.state == "not checkable":
-            return "not checkable"
+        """The verdict; why not checkable or failed is in the note."""
+        if self.ctgrind.state in ("not checkable", "failed"):
+            return self.ctgrind.state
         return self.ctgrind.summary()
 
     def sites(self):
@@ -143,9 +144,9 @@ def message_size(opts, registry, kernel):
     return max(opts.size, registry.kernel(kernel).min_len)
 
 
-def measure_row(kernel, isa, supported, opts, version, results, registry):
-    verdict = ctgrind.check_variant(kernel, isa, supported, opts.ctgrind,
-                                    version)
+def measure_row(verdict, supported, opts, version, results, registry):
+    """The row of a variant whose ctgrind verdict is known."""
+    kernel, isa = verdict.kernel, verdict.isa
     ctgrind.write_report(verdict, opts.out, version)
     size = message_size(opts, registry, kernel)
     row = Row(kernel, isa, verdict, size,
@@ -158,7 +159,7 @@ def measure_row(kernel, isa, supported, opts, version, results, registry):
     if size != opts.size:
         row.note = "; ".join(n for n in [f"{size}-byte messages, its "
                                          f"shortest", row.note] if n)
-    if verdict.state == "not checkable" and supported:
+    if verdict.state in ("not checkable", "failed") and supported:
         row.note = "; ".join(n for n in [row.note, "ctgrind " +
                                          verdict.reason] if n)
     return row
@@ -332,18 +333,20 @@ def main(argv):
     chosen = ctgrind.variants(registry, opts.kernel)
     results, results_note = load_results(opts.results, opts.size, registry)
     start, rows = time.monotonic(), []
-    for kernel, isa, supported in chosen:
-        rows.append(measure_row(kernel, isa, supported, opts, version,
-                                results, registry))
+    verdicts = ctgrind.check_variants(chosen, opts.ctgrind, version)
+    for (_, _, supported), verdict in zip(chosen, verdicts):
+        rows.append(measure_row(verdict, supported, opts, version, results,
+                                registry))
         t = rows[-1].ttest
         print(f"leak-table {rows[-1].variant}: ctgrind "
               f"{rows[-1].ctgrind_cell()}; t-test "
               f"{f'{t.max_t:.1f} ({t.secret}): {t.verdict}' if t else rows[-1].note}",
               file=sys.stderr, flush=True)
     commands = [
-        f"python3 -m cyclebench.leak.ctgrind <kernel> --isa=<isa> (valgrind "
+        f"python3 -m cyclebench.leak.ctgrind <kernel> (valgrind "
         f"--tool=memcheck "
-        f"{opts.ctgrind.driver} <kernel>@<isa>)",
+        f"{opts.ctgrind.driver} <kernel>@<isa>..., every variant of the "
+        f"kernel in one process)",
         f"{opts.binary} leak <kernel>@<isa> --secret=key "
         f"--seconds={opts.seconds / 2:g} --size={opts.size}",
         f"{opts.binary} leak <kernel>@<isa> --secret=input "
