@@ -1,7 +1,7 @@
-"""`make plots`, `make scenario`, `make compare` and the bench summary
-(tools/cyclebench), on the committed result fixtures in
+"""`make plots` (plots/), `make scenario`, `make compare` and the bench
+summary (tools/cyclebench), on the committed result fixtures in
 tests/fixtures/results/ (see the README there). Nothing here runs a
-benchmark. Run: PYTHONPATH=tools /usr/bin/python3 -m pytest
+benchmark. Run: PYTHONPATH=.:tools /usr/bin/python3 -m pytest
 tests/py/test_plots.py
 """
 import copy
@@ -16,7 +16,7 @@ import sys
 
 import pytest
 
-from cyclebench import charts, compare, peers, registry, results, units
+from cyclebench import compare, peers, registry, results, units
 from cyclebench.output import StagedFiles
 from cyclebench.scenario import (MODULES, SCENARIOS, aead, bulk, disk,
                                  isa_ladder, lioness, tor)
@@ -25,11 +25,13 @@ from cyclebench.errors import InputError
 from cyclebench.scenario.measure import (Measured, Options, PairedRun,
                                          bench_command, paired_command,
                                          run_paired, supported)
+from plots import charts
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIXTURES = os.path.join(ROOT, "tests", "fixtures", "results")
-# The package, for the commands run as python3 -m cyclebench.<module>.
-TOOLS = os.path.join(ROOT, "tools")
+# The packages, for the commands run as python3 -m <module>: plots at the
+# top, the core in tools/.
+PYTHONPATH = os.pathsep.join([ROOT, os.path.join(ROOT, "tools")])
 
 BASE = os.path.join(FIXTURES, "base.json")
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -61,11 +63,13 @@ def measured(name, drop=(), hide=(), leak_csv="/nonexistent", **runs):
 
 
 def run_script(module, *args, cwd=None):
-    """python3 -m cyclebench.<module> args, as make runs it."""
-    return subprocess.run([sys.executable, "-m", f"cyclebench.{module}",
+    """python3 -m <module> args, as make runs it: plots, or
+    cyclebench.<module> for the others."""
+    name = module if module == "plots" else f"cyclebench.{module}"
+    return subprocess.run([sys.executable, "-m", name,
                            *args], capture_output=True, text=True,
                           cwd=cwd or ROOT,
-                          env={**os.environ, "PYTHONPATH": TOOLS})
+                          env={**os.environ, "PYTHONPATH": PYTHONPATH})
 
 
 def one_line_error(done):
@@ -273,7 +277,7 @@ def test_summary_bad_input_is_one_line_and_writes_nothing(tmp_path):
 # make plots
 
 def test_plots_render_png_and_svg_per_family(tmp_path):
-    done = run_script("plot", BASE, f"--out={tmp_path}")
+    done = run_script("plots", BASE, f"--out={tmp_path}")
     assert done.returncode == 0, done.stderr
     for fam in ["chacha", "blake2b", "memcpy"]:
         for figure in ["cycles-per-byte", "isa-ladder-576",
@@ -287,7 +291,7 @@ def test_plots_render_png_and_svg_per_family(tmp_path):
 
 def test_cycles_per_byte_axes_name_the_clock_and_dash_externals():
     res = results.load(BASE)
-    panels = charts.families(res)["chacha"]
+    panels = res.families()["chacha"]
     for clock, label in [("tsc", "TSC ticks/byte"),
                          ("core", "core cycles/byte (estimated)")]:
         fig = charts.cycles_per_byte_figure(res, "chacha", panels, clock)
@@ -327,7 +331,7 @@ def test_plots_bad_input_is_one_line_and_writes_nothing(tmp_path, content,
     if content is not None:
         path.write_text(content)
     out = tmp_path / "plots"
-    done = run_script("plot", str(path), f"--out={out}")
+    done = run_script("plots", str(path), f"--out={out}")
     assert one_line_error(done), done.stderr
     assert message in done.stderr
     assert not out.exists()

@@ -11,6 +11,7 @@ import json
 import math
 import re
 import statistics
+from collections import defaultdict
 from dataclasses import dataclass, field
 
 from . import registry as kernel_registry
@@ -89,6 +90,35 @@ class Results:
     def median(self, kernel, isa, size, counter):
         run = self.get(kernel, isa, size)
         return run.median(counter) if run else None
+
+    def series(self, kernel, isa, counter):
+        """[(size, median)] for one variant, by size."""
+        points = [(key.size, run.median(counter))
+                  for key, run in self.runs.items()
+                  if (key.kernel, key.isa) == (kernel, isa)]
+        return sorted(p for p in points if p[1] is not None)
+
+    def families(self):
+        """{family: {panel: [(kernel, isa)]}}: a panel per kernel of ours,
+        with the external kernels that do the same operation beside it; in
+        each panel our ISAs lowest first, then the external kernels."""
+        registry = self.kernels
+        grouped = defaultdict(lambda: defaultdict(set))
+        for key in self.runs:
+            grouped[registry.family(key.kernel)][
+                registry.counterpart(key.kernel)].add((key.kernel, key.isa))
+
+        def in_isa_order(variants):
+            return sorted(variants, key=lambda v: (
+                registry.isa_rank(v[0], v[1]), v[0]))
+
+        def in_name_order(panels):
+            return sorted(panels.items(),
+                          key=lambda p: kernel_registry.natural_key(p[0]))
+
+        return {fam: {panel: in_isa_order(variants)
+                      for panel, variants in in_name_order(panels)}
+                for fam, panels in sorted(grouped.items())}
 
     def skipped_reason(self, kernel, isa):
         """Why `cyclebench bench` left kernel@isa (or one of its sizes) out,

@@ -12,7 +12,7 @@ import time
 
 from matplotlib.colors import to_hex
 
-from ..charts import families, series, variant_colour
+from ..drawing import variant_colour
 from ..leak.table import LEAK_CSV
 from ..peers import (COUNTER, SUMMARY_SIZES, comparisons, nearest_sizes,
                      ratio_text)
@@ -131,7 +131,7 @@ def ladder_charts(machine, size):
     results = machine.merged
     unit = clock_unit(results.context, "tsc")
     charts = []
-    for fam, panels in families(results).items():
+    for fam, panels in results.families().items():
         groups = []
         for panel, variants in panels.items():
             bars = [Bar(isa if isa != "external" else kernel, value,
@@ -153,12 +153,12 @@ def size_charts(machine):
     results = machine.merged
     unit = clock_unit(results.context, "tsc")
     charts = []
-    for fam, panels in families(results).items():
+    for fam, panels in results.families().items():
         for panel, variants in panels.items():
             lines = [Series(isa if isa != "external" else kernel,
                             hex_colour(results.kernels, kernel, isa),
                             isa == "external",
-                            series(results, kernel, isa, COUNTER))
+                            results.series(kernel, isa, COUNTER))
                      for kernel, isa in variants]
             lines = [s for s in lines if s.points]
             if lines:

@@ -4,35 +4,11 @@ Families, the panels in them (a kernel of ours with the external kernels
 that compute the same thing) and the order of ISAs come from the run's
 registry (Results.kernels).
 
-Colours follow the ISA level everywhere (one colour per ISA in every
-figure, by its place in the registry's ladder); external libraries'
-kernels are drawn dashed or hatched.
+Colours, the size axis and the bars are cyclebench.drawing's, the same in
+every figure of every command.
 """
-from collections import defaultdict
-
-import matplotlib
-import matplotlib.pyplot as plt
-from matplotlib.ticker import FixedLocator, NullLocator
-
-from .registry import natural_key
-from .units import clock_counter, clock_unit, short_number
-
-matplotlib.use("Agg")
-
-# In ladder order, so neighbouring ISAs contrast.
-ISA_PALETTE = ["tab:blue", "tab:green", "tab:red", "tab:purple", "tab:brown",
-               "tab:pink", "tab:orange", "tab:olive", "darkgoldenrod",
-               "magenta", "tab:cyan", "teal", "navy", "lime"]
-LIBRARY_COLOURS = {"openssl": "black", "sodium": "dimgray"}
-
-
-def variant_colour(registry, kernel, isa):
-    if isa == "external":
-        return LIBRARY_COLOURS.get(registry.library(kernel), "gray")
-    ladder = registry.ladder()
-    if isa not in ladder:
-        return "tab:gray"
-    return ISA_PALETTE[ladder.index(isa) % len(ISA_PALETTE)]
+from cyclebench.drawing import hbars, log2_size_axis, plt, variant_colour
+from cyclebench.units import clock_counter, clock_unit
 
 
 def variant_label(registry, kernel, isa, panel):
@@ -41,32 +17,6 @@ def variant_label(registry, kernel, isa, panel):
     if isa != "external":
         return isa if kernel == panel else f"{kernel}@{isa}"
     return f"{registry.library(kernel)} (external)"
-
-
-def log2_size_axis(ax, sizes):
-    ax.set_xscale("log", base=2)
-    ax.xaxis.set_major_locator(FixedLocator(sorted(sizes)))
-    ax.xaxis.set_minor_locator(NullLocator())
-    ax.set_xticklabels([str(s) for s in sorted(sizes)], rotation=45)
-    ax.set_xlabel("message size (bytes, log2 scale)")
-
-
-def hbars(ax, registry, bars, offsets=None, height=0.8, alpha=1.0,
-          label=None):
-    """Horizontal bars [(value, kernel, isa)], one per row from the top,
-    coloured by ISA; an external library's bars hatched in its colour. The
-    first bar carries the legend label, if any."""
-    rows = offsets if offsets is not None else range(len(bars))
-    for i, (row, (value, kernel, isa)) in enumerate(zip(rows, bars)):
-        colour = variant_colour(registry, kernel, isa)
-        external = isa == "external"
-        ax.barh(row, value, height=height, linewidth=0.6, alpha=alpha,
-                color="white" if external else colour,
-                edgecolor=colour if external else "black",
-                hatch="//" if external else None,
-                label=label if i == 0 else None)
-        ax.text(value, row, f" {short_number(value)}", va="center",
-                fontsize="small")
 
 
 def panel_grid(n_panels, title):
@@ -82,38 +32,6 @@ def panel_grid(n_panels, title):
 
 def machine(results):
     return results.context.get("cpu_model", "unknown CPU")
-
-
-# Grouping
-
-def families(results):
-    """{family: {panel: [(kernel, isa)]}}: a panel per kernel of ours, with
-    the external kernels that do the same operation beside it; in each
-    panel our ISAs lowest first, then the external kernels."""
-    registry = results.kernels
-    grouped = defaultdict(lambda: defaultdict(set))
-    for key in results.runs:
-        grouped[registry.family(key.kernel)][
-            registry.counterpart(key.kernel)].add((key.kernel, key.isa))
-
-    def in_isa_order(variants):
-        return sorted(variants, key=lambda v: (
-            registry.isa_rank(v[0], v[1]), v[0]))
-
-    def in_name_order(panels):
-        return sorted(panels.items(), key=lambda p: natural_key(p[0]))
-
-    return {fam: {panel: in_isa_order(variants)
-                  for panel, variants in in_name_order(panels)}
-            for fam, panels in sorted(grouped.items())}
-
-
-def series(results, kernel, isa, counter):
-    """[(size, median)] for one variant, by size."""
-    points = [(key.size, run.median(counter))
-              for key, run in results.runs.items()
-              if (key.kernel, key.isa) == (kernel, isa)]
-    return sorted(p for p in points if p[1] is not None)
 
 
 def draw_line(ax, registry, points, kernel, isa, panel):
@@ -133,7 +51,7 @@ def cycles_per_byte_figure(results, fam, panels, clock):
     for ax, (panel, variants) in zip(axes, panels.items()):
         sizes = set()
         for kernel, isa in variants:
-            points = series(results, kernel, isa, counter)
+            points = results.series(kernel, isa, counter)
             if points:
                 draw_line(ax, results.kernels, points, kernel, isa, panel)
                 sizes.update(s for s, _ in points)
@@ -173,9 +91,9 @@ def ladder_figure(results, fam, panels, clock, size):
 def speedup_points(results, kernel, isa, panel, counter):
     """[(size, generic median / this median)] against our generic of the
     panel's kernel, at the sizes both ran."""
-    generic = dict(series(results, panel, "generic", counter))
+    generic = dict(results.series(panel, "generic", counter))
     return [(size, generic[size] / value)
-            for size, value in series(results, kernel, isa, counter)
+            for size, value in results.series(kernel, isa, counter)
             if size in generic and value > 0]
 
 
@@ -215,7 +133,7 @@ def results_figures(results, clock, ladder_size):
     notes = [unknown] if unknown else []
 
     def figures():
-        for fam, panels in families(results).items():
+        for fam, panels in results.families().items():
             yield f"{fam}-cycles-per-byte", cycles_per_byte_figure(
                 results, fam, panels, clock)
             ladder = ladder_figure(results, fam, panels, clock, ladder_size)
