@@ -220,7 +220,7 @@ bench: bench-deps
 
 # make plots [RESULTS=file] [CLOCK=tsc|core]: charts of a results file in
 # out/plots/. make scenario NAME=lioness|isa-ladder|disk|aead|bulk|tor|all
-# [REPS=n] [MIN_TIME=s] [CPU=n]: a seed's experiment rerun, in out/scenarios/.
+# [REPS=n] [MIN_TIME=s] [CPU=n]: a published experiment rerun, in out/scenarios/.
 # make compare BASE=a.json NEW=b.json [THRESHOLD=5]: exits 1 on a slowdown.
 .PHONY: plots scenario compare report fleet
 plots: bench-deps

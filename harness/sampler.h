@@ -37,7 +37,7 @@
  * the full sweep of ~1000 stays under five minutes) and at most
  * SAMPLER_CAP_MAX_SECONDS. A run of a few benchmarks can afford to wait out
  * the host's slow phases, and runs of one then agree better (the triples
- * measured are in the dated logs, docs/results/). */
+ * measured: docs/method.md, "The sampler's cap and least time"). */
 #define SAMPLER_CAP_SECONDS 0.25
 #define SAMPLER_CAP_MAX_SECONDS 2.0
 #define SAMPLER_RUN_BUDGET_SECONDS 20.0

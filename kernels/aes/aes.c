@@ -93,7 +93,7 @@ void aes_xctr_polyval_xor(const aes_impl *impl, const aes_key *k,
  * stealing's two blocks, already a chain, then wait for the whole message.
  * So a block is put together in a register and stored once
  * (aes_load_block, aes_store_block); byte copies measured much slower
- * (docs/results/2026-12-01-intel-xeon-6-207.md).
+ * (docs/kernels.md, "The code's choices", AES on x86).
  *
  * merge_block: dst = its first d bytes (0 < d < 16), then the rest of
  * rest's. */

@@ -220,7 +220,7 @@ void chacha_stream_xor_avx512(uint8_t *out, const uint8_t *in, size_t len,
  * own key and row 3. One cell's S pass in LIONESS is about eight blocks
  * (a 509-byte cell XORs 469 bytes), so alone it fills only the ymm
  * layout; two fill a zmm pass, which costs well under two eight-block
- * single-stream calls (docs/results/, "the code's choices").
+ * single-stream calls (docs/kernels.md, "The code's choices", ChaCha).
  * The last blocks of a stream are cut with byte masks, so nothing past len
  * is read or written and no tail goes through a buffer. */
 

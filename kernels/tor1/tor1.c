@@ -5,8 +5,9 @@
  *
  *   tor1-relay-originate: a cell the relay (or client) originates: the
  *     digest updated with the payload (digest field zeroed) and its first
- *     four bytes written into the header, then CTR. The seed measured
- *     LIONESS against this path (with Tor's own cell_ops benchmark;
+ *     four bytes written into the header, then CTR. The 2015 tor-dev
+ *     LIONESS measurements set LIONESS against this path (with Tor's own
+ *     cell_ops benchmark;
  *     docs/scenario.md) as `tor-relay-cell`, which stays, the same kernel
  *     under its old name, for as long as the lioness scenario reads it.
  *   tor1-relay-forward: a cell passing a middle relay: CTR, then the
