@@ -343,6 +343,8 @@ void kernel_release(const kernel *k, kernel_args *a)
 {
     if (k->release && a->prepared)
         k->release(k, a);
+    else
+        free(a->prepared);
     a->prepared = NULL;
     a->n_secret = 0;
 }

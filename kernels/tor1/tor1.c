@@ -158,12 +158,6 @@ static void tor_prepare(const kernel *k, const isa_variant *v, kernel_args *a)
     a->prepared = rc;
 }
 
-static void tor_release(const kernel *k, kernel_args *a)
-{
-    (void)k;
-    free(a->prepared);
-}
-
 typedef int relay_cell_fn(relay_crypto *rc, const isa_variant *v,
                           uint8_t *out, const uint8_t *in, size_t len);
 
@@ -228,7 +222,6 @@ static void tor1_compose(const kernel *k, const isa_variant *const part[],
         .run = run_fn,                                                        \
         .bench_args = tor_bench_args,                                         \
         .prepare = tor_prepare,                                               \
-        .release = tor_release,                                               \
         .parts = { &kernel_aes128_ctr },                                      \
         .compose = tor1_compose,                                              \
     }

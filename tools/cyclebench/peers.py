@@ -10,8 +10,7 @@ from .registry import natural_key
 from .units import sig3
 
 # The sizes the summary speaks of: a short message, the chacha-opt and
-# blake2b-opt tables' 576 bytes,
-# and a bulk one.
+# blake2b-opt tables' 576 bytes, and a bulk one.
 SUMMARY_SIZES = (64, 576, 16384)
 COUNTER = "tsc_cycles_per_byte"
 
