@@ -281,7 +281,8 @@ def test_plots_render_png_and_svg_per_family(tmp_path):
     assert done.returncode == 0, done.stderr
     for fam in ["chacha", "blake2b", "memcpy"]:
         for figure in ["cycles-per-byte", "isa-ladder-576",
-                       "speedup-over-generic"]:
+                       "speedup-over-generic"] + (
+                           ["ours-over-peers"] if fam == "chacha" else []):
             png = (tmp_path / f"{fam}-{figure}.png").read_bytes()
             svg = (tmp_path / f"{fam}-{figure}.svg").read_text()
             assert png.startswith(PNG_MAGIC) and len(png) > 5000
@@ -296,13 +297,126 @@ def test_cycles_per_byte_axes_name_the_clock_and_dash_externals():
                          ("core", "core cycles/byte (estimated)")]:
         fig = charts.cycles_per_byte_figure(res, "chacha", panels, clock)
         ax = fig.axes[0]
-        assert ax.get_ylabel() == label
+        assert ax.get_ylabel() == f"{label} (log scale)"
         assert ax.get_xscale() == "log"
         styles = {line.get_label(): line.get_linestyle() for line in ax.lines}
         assert styles["avx2"] == "-"
         assert styles["openssl (external)"] == "--"
         assert styles["sodium (external)"] == "--"
         charts.plt.close(fig)
+
+
+def test_cycles_per_byte_and_ladders_are_on_log_axes():
+    # A family spans decades (8 bytes against 16 KiB, generic against the
+    # vector rows): on a linear axis the fast rows are one line at 0.
+    res = results.load(BASE)
+    for fam, panels in res.families().items():
+        fig = charts.cycles_per_byte_figure(res, fam, panels, "tsc")
+        assert all(ax.get_yscale() == "log" for ax in fig.axes
+                   if ax.get_visible() and ax.lines), fam
+        charts.plt.close(fig)
+        ladder = charts.ladder_figure(res, fam, panels, "tsc", 576)
+        if ladder:
+            assert ladder.axes[0].get_xscale() == "log", fam
+            charts.plt.close(ladder)
+
+
+def our_isa(label):
+    """"avx2" from a legend entry "avx2" or "generic, table-driven"."""
+    return label.split(",")[0].rpartition("@")[2]
+
+
+def test_each_isa_has_one_colour_and_marker_in_every_family_and_the_report():
+    from matplotlib.colors import to_hex
+    from cyclebench.report import sections
+    res = results.load(BASE)
+    styles = {}  # ISA -> {(colour, marker)} over every family's lines
+    for fam, panels in res.families().items():
+        fig = charts.cycles_per_byte_figure(res, fam, panels, "tsc")
+        for ax in fig.axes:
+            in_panel = {}
+            for line in ax.lines:
+                label = line.get_label()
+                if label.startswith("_") or "(external)" in label:
+                    continue
+                style = (to_hex(line.get_color()), line.get_marker())
+                styles.setdefault(our_isa(label), set()).add(style)
+                in_panel[our_isa(label)] = style
+            # Within one panel, no two ISAs look alike.
+            assert len(set(in_panel.values())) == len(in_panel), in_panel
+        charts.plt.close(fig)
+    assert len(styles) >= 4, styles
+    for isa, seen in styles.items():
+        assert len(seen) == 1, (isa, seen)
+        kernel = next(k.kernel for k in res.runs if k.isa == isa)
+        assert sections.hex_colour(res.kernels, kernel, isa) == \
+            next(iter(seen))[0], isa
+
+
+def test_table_driven_rows_are_told_apart_in_the_legend():
+    registry = listing()
+    assert charts.variant_label(registry, "aes128-gcm", "generic",
+                                "aes128-gcm") == "generic, table-driven"
+    assert charts.variant_label(registry, "aes128-gcm", "ssse3",
+                                "aes128-gcm") == "ssse3, constant-time"
+    assert charts.variant_label(registry, "rc4", "generic",
+                                "rc4") == "generic, table-driven"
+    # A family with no table-driven row needs no word on it.
+    assert charts.variant_label(registry, "chacha20", "generic",
+                                "chacha20") == "generic"
+
+
+def test_ratio_charts_show_the_summarys_ratios_with_a_line_at_one():
+    res = results.load(BASE)
+    counter = "tsc_cycles_per_byte"
+    sizes = sorted({key.size for key in res.runs})
+    summary = {(row.kernel, peer.kernel, row.size): peer.ratio
+               for row in peers.comparisons(res, sizes=sizes)
+               for peer in row.peers}
+    assert summary, "the fixture has no peers"
+    drawn = {}
+    for fam, panels in res.families().items():
+        fig = charts.ratio_figure(res, fam, panels, "tsc")
+        if fig is None:
+            assert not charts.ratio_points(res, panels, counter), fam
+            continue
+        for ax in fig.axes:
+            if not ax.get_visible():
+                continue
+            assert any(list(line.get_ydata()) == [1.0, 1.0]
+                       for line in ax.lines), (fam, ax.get_title())
+            for line in ax.lines:
+                peer = line.get_label().rpartition("(")[2].rstrip(")")
+                if not line.get_label().startswith("ours / "):
+                    continue
+                for size, ratio in zip(line.get_xdata(), line.get_ydata()):
+                    drawn[(ax.get_title(), peer, int(size))] = ratio
+        charts.plt.close(fig)
+    assert set(drawn) == set(summary)
+    for key, ratio in summary.items():
+        assert drawn[key] == pytest.approx(ratio), key
+
+
+def test_a_benchmark_whose_quartiles_straddle_two_levels_is_marked():
+    key = results.Key("aes128-xts", "ssse3", 4096)
+    steady = results.Run(key, medians={"tsc_cycles_per_byte": 5.0,
+                                       "tsc_cycles_per_byte_q1": 4.9,
+                                       "tsc_cycles_per_byte_q3": 5.2})
+    two_levels = results.Run(key, medians={"tsc_cycles_per_byte": 5.0,
+                                           "tsc_cycles_per_byte_q1": 4.9,
+                                           "tsc_cycles_per_byte_q3": 8.1})
+    assert not steady.straddles("tsc_cycles_per_byte")
+    assert two_levels.straddles("tsc_cycles_per_byte")
+    # ns/byte has no quartiles of its own: the same samples, scaled.
+    two_levels.medians["ns_per_byte"] = 2.5
+    assert two_levels.quartiles("ns_per_byte") == pytest.approx((2.45, 4.05))
+
+
+def test_size_labels_do_not_collide():
+    from cyclebench.drawing import size_labels
+    assert size_labels([8, 64, 509, 576, 4096]) == \
+        ["8", "64", "509", "\n576", "4096"]
+    assert size_labels([512, 4096]) == ["512", "4096"]
 
 
 def test_core_clock_label_says_pmu_when_counted():

@@ -28,6 +28,12 @@ NOT_COUNTERS = {"family_index", "per_family_instance_index", "repetitions",
 # time was sharing it (the harness pins every run to the same CPU).
 SHARED_CPU_BELOW = 0.9
 
+# The per-byte counter the quartiles are recorded in.
+TSC_COUNTER = "tsc_cycles_per_byte"
+# q3 / q1 from which a benchmark's samples are taken to straddle two
+# levels (Run.straddles): well beyond the spread of one steady speed.
+STRADDLE_RATIO = 1.25
+
 # tsc_hz is measured at every run, so one machine's figure wobbles by a
 # little; beyond this share it is another TSC (another machine or clock).
 TSC_HZ_TOLERANCE = 0.005
@@ -69,6 +75,27 @@ class Run:
         """The lowest repetition (the median when only aggregates exist)."""
         values = self.repetitions.get(counter)
         return min(values) if values else self.medians.get(counter)
+
+    def quartiles(self, counter):
+        """(q1, q3) of the samples behind the median, in counter's unit, or
+        None. The harness records them in TSC ticks per byte; another
+        per-byte counter (ns, core cycles) is the same samples scaled."""
+        q1, q3 = (self.median(f"{counter}_q{i}") for i in (1, 3))
+        if q1 is None or q3 is None:
+            tsc = self.median(TSC_COUNTER)
+            q1, q3 = (self.median(f"{TSC_COUNTER}_q{i}") for i in (1, 3))
+            value = self.median(counter)
+            if None in (q1, q3, tsc, value) or tsc <= 0:
+                return None
+            q1, q3 = q1 * value / tsc, q3 * value / tsc
+        return q1, q3
+
+    def straddles(self, counter):
+        """Whether the samples sit at two levels rather than around one: a
+        quartile range this wide is no noise around a single speed (the
+        ssse3 AES on a shared core runs at one of two)."""
+        q = self.quartiles(counter)
+        return bool(q) and q[0] > 0 and q[1] / q[0] >= STRADDLE_RATIO
 
 
 @dataclass
