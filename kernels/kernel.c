@@ -219,6 +219,9 @@ const kernel *kernel_find(const char *name)
     for (size_t i = 0; kernel_registry[i]; i++)
         if (strcmp(kernel_registry[i]->name, name) == 0)
             return kernel_registry[i];
+    for (size_t i = 0; kernel_aliases[i].alias; i++)
+        if (strcmp(kernel_aliases[i].alias, name) == 0)
+            return kernel_aliases[i].k;
     return NULL;
 }
 

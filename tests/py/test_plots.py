@@ -169,7 +169,7 @@ def test_a_shared_cpu_is_called_out_in_older_results():
     ("xchacha20-poly1305", "chacha20-poly1305", "xchacha20-poly1305"),
     ("sodium:chacha20poly1305-ietf", "chacha20-poly1305", "chacha20-poly1305"),
     ("openssl:bf-cbc", "blowfish", "bf-cbc"),
-    ("tor-relay-cell", "tor-relay-cell", "tor-relay-cell"),
+    ("tor1-relay-originate", "tor1", "tor1-relay-originate"),
 ])
 def test_families_group_kernels_with_their_external_counterparts(kernel, fam,
                                                                  ours):
@@ -492,7 +492,8 @@ def test_lioness_table_in_ns_per_byte_and_mib_per_second():
     assert table.headers()[2:5] == ["ns per 509-byte block or cell",
                                     "ns/byte", "MiB/s"]
     assert [r.kernel for r in table.rows if r.isa == "generic"] == \
-        ["lioness", "lioness12", "lioness8", "lioness-x4", "tor-relay-cell"]
+        ["lioness", "lioness12", "lioness8", "lioness-x4",
+         "tor1-relay-originate"]
     per_block, ns, mib = rows_of(table, "sodium:lioness")[0].values
     assert per_block == pytest.approx(ns * 509)
     assert mib == pytest.approx(1e9 / ns / 2 ** 20)
@@ -501,14 +502,14 @@ def test_lioness_table_in_ns_per_byte_and_mib_per_second():
 
 def test_lioness_without_the_relay_cell_kernel_says_so():
     table = lioness.table(measured("lioness",
-                                            drop=("tor-relay-cell",)))
-    relay = rows_of(table, "tor-relay-cell")
+                                            drop=("tor1-relay-originate",)))
+    relay = rows_of(table, "tor1-relay-originate")
     assert len(relay) == 1 and relay[0].note.startswith("not available")
 
 
 def test_lioness_relay_cell_rows_say_with_or_without_aes_ni():
     notes = {r.isa: r.note for r in rows_of(
-        lioness.table(measured("lioness")), "tor-relay-cell")}
+        lioness.table(measured("lioness")), "tor1-relay-originate")}
     assert notes == {"vaes-avx512": "with AES-NI", "vaes-avx2": "with AES-NI",
                      "aesni": "with AES-NI",
                      "generic": "software AES (no AES-NI)"}
