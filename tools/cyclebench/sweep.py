@@ -23,7 +23,7 @@ generated from the pairs.
         markers) differs from it; --write puts it there.
 
 A new host's sweep: `make bench`, then
-`... sweep compact out/results/latest.json docs/results/<date>-<cpu>.json`.
+`... sweep compact out/results/latest.json docs/results/<host>.json`.
 """
 import json
 import subprocess
