@@ -35,16 +35,17 @@ def variant_label(registry, kernel, isa, panel):
     if isa == "external":
         return f"{registry.library(kernel)} (external)"
     label = isa if kernel == panel else f"{kernel}@{isa}"
-    if table_driven(registry, kernel, "generic"):
+    # auto's kind is whichever rows it measured fastest: not said.
+    if table_driven(registry, kernel, "generic") and isa != "auto":
         kind = ("table-driven" if table_driven(registry, kernel, isa)
                 else "constant-time")
         label += f", {kind}"
     return label
 
 
-def log_value_axis(axis):
+def log_value_axis(axis, subs=(1.0, 2.0, 5.0)):
     """A log axis whose ticks read as plain numbers (0.5, 2, 10)."""
-    axis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    axis.set_major_locator(LogLocator(base=10, subs=subs))
     axis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
     axis.set_minor_formatter(NullFormatter())
 
@@ -60,6 +61,11 @@ def panel_grid(n_panels, title):
         ax.set_visible(False)
     fig.suptitle(title)
     return fig, list(axes.flat[:n_panels])
+
+
+def finish(fig):
+    """Lays the panels out below the figure's title."""
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.4 / fig.get_figheight()))
 
 
 def machine(results):
@@ -127,7 +133,7 @@ def cycles_per_byte_figure(results, fam, panels, clock):
         ax.set_title(panel)
         ax.grid(alpha=0.3, which="both")
         outside_legend(ax, ringed)
-    fig.tight_layout()
+    finish(fig)
     return fig
 
 
@@ -196,7 +202,7 @@ def speedup_figure(results, fam, panels, clock):
         ax.set_ylabel("speedup over generic (x)")
         ax.set_title(panel)
         ax.grid(alpha=0.3)
-    fig.tight_layout()
+    finish(fig)
     return fig
 
 
@@ -235,12 +241,13 @@ def ratio_figure(results, fam, panels, clock):
         ax.axhline(1.0, color="gray", linewidth=1.2)
         log2_size_axis(ax, sizes)
         ax.set_yscale("log", base=2)
-        log_value_axis(ax.yaxis)
+        # Ratios span less than a decade: finer ticks.
+        log_value_axis(ax.yaxis, subs=(1.0, 1.5, 2.0, 3.0, 5.0, 7.0))
         ax.set_ylabel("ours / peer (below 1: ours faster)")
         ax.set_title(panel)
         ax.grid(alpha=0.3, which="both")
         outside_legend(ax)
-    fig.tight_layout()
+    finish(fig)
     return fig
 
 
