@@ -3,7 +3,8 @@
  * lengths block and tag, and partial last blocks. The ISA functions they
  * call only ever see whole blocks, and are not called for none: an x86
  * function sets up its frame and vectors before it looks at the count,
- * which measured over half of an 8-byte CTR message's ticks on vaes-avx512. */
+ * which measured as a large share of a short message's ticks
+ * (docs/kernels.md, "The code's choices", AES on x86). */
 #include <string.h>
 
 #include "aes_internal.h"

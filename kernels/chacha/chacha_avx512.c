@@ -260,10 +260,9 @@ blocks16_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t at,
 /* Two-stream passes while more than two blocks of each stream are left;
  * two blocks or fewer go stream by stream through chacha_xor_ymm's rows
  * (chacha_stream_xor_rows_avx512, this file's ymm code): a pass costs the
- * same for one block as for eight. Measured here (TSC ticks for both
- * streams, minimum of 2000 samples): a pass took 490 against 360 for two
- * rows calls of up to two blocks, 505 for up to four, and 810-850 for the
- * two single-stream calls of five to eight blocks. */
+ * same for one block as for eight, so it pays over the two rows calls
+ * only above two blocks a stream, and over two single-stream calls from
+ * there on (measured: docs/kernels.md, "The code's choices", ChaCha). */
 #define XOR2_ROWS_MAX 128
 
 void chacha_stream_xor2_avx512(uint8_t *const out[2],
