@@ -7,9 +7,10 @@
 CC      := gcc
 CXX     := g++
 PYTHON  ?= /usr/bin/python3
-# The Python tools are one package, tools/cyclebench/, run as modules:
-# $(PYTOOL) cyclebench.<module> (tools/cyclebench/__init__.py lists them).
-PYTOOL  = PYTHONPATH='$(CURDIR)/tools' $(PYTHON) -m
+# The Python tools run as modules: the core package tools/cyclebench/ and
+# the features above it at the top, plots/ and profiles/ ($(PYTOOL) plots,
+# $(PYTOOL) cyclebench.<module>; tools/cyclebench/__init__.py lists them).
+PYTOOL  = PYTHONPATH='$(CURDIR):$(CURDIR)/tools' $(PYTHON) -m
 OPT     ?= -O3
 CFLAGS  := -std=c11 $(OPT) -g -Wall -Wextra -Werror -D_GNU_SOURCE
 CXXFLAGS := -std=c++17 $(OPT) -g -Wall -Wextra -Werror
@@ -225,11 +226,11 @@ bench: bench-deps
 
 # make plots [RESULTS=file] [CLOCK=tsc|core]: charts of a results file in
 # out/plots/. make scenario NAME=lioness|isa-ladder|disk|aead|bulk|tor|all
-# [REPS=n] [MIN_TIME=s] [CPU=n]: a seed's experiment rerun, in out/scenarios/.
+# [REPS=n] [MIN_TIME=s] [CPU=n]: a published experiment rerun, in out/scenarios/.
 # make compare BASE=a.json NEW=b.json [THRESHOLD=5]: exits 1 on a slowdown.
 .PHONY: plots scenario compare report fleet
 plots: bench-deps
-	$(PYTOOL) cyclebench.plot '$(or $(RESULTS),out/results/latest.json)' \
+	$(PYTOOL) plots '$(or $(RESULTS),out/results/latest.json)' \
 	    --out=out/plots $(if $(CLOCK),--clock=$(CLOCK))
 
 scenario: bench-deps
@@ -280,12 +281,12 @@ PROFILE_FLAGS = --bin=$(BUILD)/cyclebench --out=$(OUT) $(if $(SIZE),--size=$(SIZ
 .PHONY: profile diff
 profile: deps
 	$(call build_parallel,$(BUILD)/cyclebench)
-	$(PYTOOL) cyclebench.profile '$(KERNEL)' $(if $(ISA),--isa=$(ISA)) \
+	$(PYTOOL) profiles '$(KERNEL)' $(if $(ISA),--isa=$(ISA)) \
 	    $(if $(CALLGRAPH),--call-graph=$(CALLGRAPH)) $(PROFILE_FLAGS)
 
 diff: deps
 	$(call build_parallel,$(BUILD)/cyclebench)
-	$(PYTOOL) cyclebench.profile.diff '$(A)' '$(B)' $(PROFILE_FLAGS)
+	$(PYTOOL) profiles.diff '$(A)' '$(B)' $(PROFILE_FLAGS)
 
 # make ctgrind KERNEL=<name|all> [ISA=name] [SIZE=n]: each variant under
 # valgrind's memcheck with its secret marked, sites in $(OUT)/leak/.

@@ -357,9 +357,12 @@ static int check_kernels(const char *list)
 int cli_listed(const char *list, const char *name)
 {
     char item[64];
-    for (const char *p = list; p;)
-        if (next_item(&p, item, sizeof item) == 0 && !strcmp(item, name))
+    for (const char *p = list; p;) {
+        const kernel *k;
+        if (next_item(&p, item, sizeof item) == 0 &&
+            (k = kernel_find(item)) && !strcmp(k->name, name))
             return 1;
+    }
     return 0;
 }
 

@@ -79,8 +79,8 @@ void cli_free(cli_request *r);
 /* The usage line of cmd, from the option table. */
 const char *cli_usage(enum cli_command cmd);
 
-/* Whether name is one of the comma-separated names in list (bench's
- * --kernel). */
+/* Whether kernel name is one of the comma-separated names in list, by its
+ * name or an alias (bench's --kernel). */
 int cli_listed(const char *list, const char *name);
 
 /* Decimal digits only, no sign, no overflow. Returns 0 on success. */

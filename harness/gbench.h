@@ -89,13 +89,8 @@ void gb_state_set_counter(gb_state *s, const char *name, double value,
 void gb_state_set_label(gb_state *s, const char *label);
 void gb_state_skip_with_error(gb_state *s, const char *message);
 
-/* As benchmark::DoNotOptimize and benchmark::ClobberMemory: compiler
- * barriers that emit no instruction. */
-static inline void gb_do_not_optimize(const void *p)
-{
-    __asm__ volatile("" : : "r"(p) : "memory");
-}
-
+/* As benchmark::ClobberMemory: a compiler barrier that emits no
+ * instruction. */
 static inline void gb_clobber_memory(void)
 {
     __asm__ volatile("" : : : "memory");

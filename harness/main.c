@@ -14,13 +14,15 @@ static const struct {
     { "kat", cmd_kat,
       "kat <kernel> [--isa=NAME] [--key=HEX] [--nonce=HEX] [--counter=N] "
       "[--outlen=N] [--rounds=N] [--iv=HEX] [--aad=HEX] [--tweak=HEX] "
-      "[--sector=N] [--decrypt] < message" },
+      "[--sector=N] [--tag-len=N] [--tprime=HEX] [--cmd=N] [--decrypt] "
+      "< message" },
     { "bench", cmd_bench,
       "bench [--sizes=N,..] [--isa=NAME] [--kernel=NAME,..] [--cpu=N] "
       "[--counters=EVENT,..] [--no-system-tune] [--results-dir=DIR] "
       "[--benchmark_*]" },
     { "run", cmd_run,
-      "run <kernel>[@isa] [--isa=NAME] [--size=N] [--seconds=S] [--stages]" },
+      "run <kernel>[@isa] [--isa=NAME] [--size=N] [--seconds=S] [--stages] "
+      "[--vs=KERNEL[@isa]]" },
     { "leak", cmd_leak,
       "leak <kernel>[@isa] [--isa=NAME] [--size=N] [--secret=key|input] "
       "[--measurements=N] [--seconds=S]" },

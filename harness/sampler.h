@@ -36,7 +36,8 @@
  * budget shared among its benchmarks, but at least SAMPLER_CAP_SECONDS and
  * at most SAMPLER_CAP_MAX_SECONDS. A run of a few benchmarks can afford to
  * wait out the host's slow phases, and runs of one then agree better (the
- * triples measured are in the dated logs, docs/results/). A run so large
+ * triples measured: docs/method.md, "The sampler's cap and least time"). A
+ * run so large
  * that its benchmarks would sample for longer than
  * SAMPLER_SWEEP_BUDGET_SECONDS at that floor (the full sweep) shares that
  * budget instead, down to the SAMPLER_MIN_BLOCKS blocks that a precise

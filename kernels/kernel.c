@@ -219,6 +219,9 @@ const kernel *kernel_find(const char *name)
     for (size_t i = 0; kernel_registry[i]; i++)
         if (strcmp(kernel_registry[i]->name, name) == 0)
             return kernel_registry[i];
+    for (size_t i = 0; kernel_aliases[i].alias; i++)
+        if (strcmp(kernel_aliases[i].alias, name) == 0)
+            return kernel_aliases[i].k;
     return NULL;
 }
 
@@ -343,6 +346,8 @@ void kernel_release(const kernel *k, kernel_args *a)
 {
     if (k->release && a->prepared)
         k->release(k, a);
+    else
+        free(a->prepared);
     a->prepared = NULL;
     a->n_secret = 0;
 }

@@ -195,7 +195,8 @@ struct kernel {
      * or writes the failure into err. */
     int (*known_answer)(const kernel *k, const isa_variant *v, char *err,
                         size_t errlen);
-    /* Optional: per-key setup into a->prepared, and its release. */
+    /* Optional: per-key setup into a->prepared, and its release; without
+     * a release, kernel_release frees a->prepared. */
     void (*prepare)(const kernel *k, const isa_variant *v, kernel_args *a);
     void (*release)(const kernel *k, kernel_args *a);
     /* Optional: run() that also adds the TSC ticks of each of its stages
@@ -308,7 +309,8 @@ int kernel_check_known_answer(const kernel *k, const isa_variant *v,
                               const char *source, char *err, size_t errlen);
 
 /* Per-key setup for variant v on checked args (a no-op for kernels
- * without it), and its release. Benchmarks prepare outside the timed loop. */
+ * without it), and its release: the kernel's own, or free(a->prepared)
+ * for a kernel that has none. Benchmarks prepare outside the timed loop. */
 void kernel_prepare(const kernel *k, const isa_variant *v, kernel_args *a);
 void kernel_release(const kernel *k, kernel_args *a);
 /* For prepare hooks: note len bytes at p as derived from the key. */

@@ -24,7 +24,7 @@
     X(aegis128l) X(aegis256) X(aegis128x2) X(aegis128x4)                     \
     X(aegis256x2) X(aegis256x4)                                              \
     X(rc4)                                                                   \
-    X(tor1_relay_forward) X(tor1_relay_originate) X(tor_relay_cell)          \
+    X(tor1_relay_forward) X(tor1_relay_originate)                            \
     X(tor_cgo_relay_forward) X(tor_cgo_relay_backward)                       \
     X(tor_cgo_relay_originate) X(tor_cgo_relay_forward_x4)                   \
     X(tor_cgo_client_forward) X(tor_cgo_client_backward)                     \
@@ -49,5 +49,15 @@ CYCLEBENCH_KERNELS(CYCLEBENCH_DECLARE_KERNEL)
 
 /* NULL-terminated, in the order above. */
 extern const kernel *const kernel_registry[];
+
+/* Old names that kernel_find still accepts, each for one kernel above;
+ * they have no row of their own. NULL-terminated. */
+typedef struct kernel_alias {
+    const char *alias;
+    const kernel *k;
+} kernel_alias;
+extern const kernel_alias kernel_aliases[];
+/* tor-relay-cell: the same object as kernel_tor1_relay_originate. */
+extern const kernel kernel_tor_relay_cell;
 
 #endif

@@ -215,12 +215,6 @@ static void adiantum_prepare(const kernel *k, const isa_variant *v,
     a->prepared = ak;
 }
 
-static void adiantum_release(const kernel *k, kernel_args *a)
-{
-    (void)k;
-    free(a->prepared);
-}
-
 static int adiantum_run(const kernel *k, const isa_variant *v,
                         const kernel_args *a, const uint8_t *in, size_t len,
                         uint8_t *out)
@@ -349,7 +343,6 @@ static size_t adiantum_part_len(size_t i, size_t len)
         .bench_args = adiantum_bench_args,                                    \
         .known_answer = adiantum_known_answer,                                \
         .prepare = adiantum_prepare,                                          \
-        .release = adiantum_release,                                          \
         .parts = { &kernel_##xchacha, &kernel_nh, &kernel_poly1305,           \
                    &kernel_aes256_ctr },                                      \
         .compose = adiantum_compose,                                          \

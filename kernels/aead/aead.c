@@ -209,12 +209,6 @@ static void aead_prepare(const kernel *k, const isa_variant *v,
     a->prepared = pair;
 }
 
-static void aead_release(const kernel *k, kernel_args *a)
-{
-    (void)k;
-    free(a->prepared);
-}
-
 static int aead_run(const kernel *k, const isa_variant *v,
                     const kernel_args *a, const uint8_t *in, size_t len,
                     uint8_t *out)
@@ -285,7 +279,6 @@ static void aead_compose(const kernel *k, const isa_variant *const part[],
         .run = aead_run,                                                      \
         .bench_args = aead_bench_args,                                        \
         .prepare = aead_prepare,                                              \
-        .release = aead_release,                                              \
         .parts = { &kernel_chacha20, &kernel_poly1305 },                      \
         .compose = aead_compose,                                              \
     }

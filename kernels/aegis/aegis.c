@@ -118,12 +118,6 @@ static void aegis_prepare(const kernel *k, const isa_variant *v,
     a->prepared = p;
 }
 
-static void aegis_release(const kernel *k, kernel_args *a)
-{
-    (void)k;
-    free(a->prepared);
-}
-
 static int aegis_run(const kernel *k, const isa_variant *v,
                      const kernel_args *a, const uint8_t *in, size_t len,
                      uint8_t *out)
@@ -297,7 +291,6 @@ static int aegis_known_answer(const kernel *k, const isa_variant *v,
         .bench_args = aegis_bench_args,                                       \
         .known_answer = aegis_known_answer,                                   \
         .prepare = aegis_prepare,                                             \
-        .release = aegis_release,                                             \
     }
 
 AEGIS_KERNEL(aegis128l, 16);

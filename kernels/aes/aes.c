@@ -3,7 +3,8 @@
  * lengths block and tag, and partial last blocks. The ISA functions they
  * call only ever see whole blocks, and are not called for none: an x86
  * function sets up its frame and vectors before it looks at the count,
- * which measured over half of an 8-byte CTR message's ticks on vaes-avx512. */
+ * which measured as a large share of a short message's ticks
+ * (docs/kernels.md, "The code's choices", AES on x86). */
 #include <string.h>
 
 #include "aes_internal.h"
@@ -93,7 +94,7 @@ void aes_xctr_polyval_xor(const aes_impl *impl, const aes_key *k,
  * stealing's two blocks, already a chain, then wait for the whole message.
  * So a block is put together in a register and stored once
  * (aes_load_block, aes_store_block); byte copies measured much slower
- * (docs/results/2026-12-01-intel-xeon-6-207.md).
+ * (docs/kernels.md, "The code's choices", AES on x86).
  *
  * merge_block: dst = its first d bytes (0 < d < 16), then the rest of
  * rest's. */

@@ -12,7 +12,8 @@
  * order) is aes_internal.h's. AES-192 is here for the Wycheproof vectors;
  * the registry kernels are AES-128 and AES-256.
  *
- * The generic variant is table-driven (the seeds' "software AES"): its
+ * The generic variant is table-driven (the "software AES" of the Firebird 10 MB
+ * comparison): its
  * lookups are indexed by key and data bytes, so it is NOT constant-time and
  * leaks the key through the cache to anyone sharing the machine. Its GHASH
  * is constant-time. The ssse3 variant is the constant-time software AES

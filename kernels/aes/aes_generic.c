@@ -1,5 +1,5 @@
 /* Portable AES with 32-bit lookup tables (T-tables): the "software AES" of
- * the seeds, and the reference every other variant is tested against.
+ * the Firebird 10 MB comparison, and the reference every other variant is tested against.
  *
  * NOT constant-time: every table index is a key-dependent byte of the state,
  * so which cache lines are touched, and hence the timing, depends on the key

@@ -74,12 +74,6 @@ static void aes_prepare(const kernel *k, const isa_variant *v, kernel_args *a)
     a->prepared = p;
 }
 
-static void aes_release(const kernel *k, kernel_args *a)
-{
-    (void)k;
-    free(a->prepared);
-}
-
 static const aes_prepared *keys_for(const kernel *k, const aes_impl *impl,
                                     const kernel_args *a, aes_prepared *local)
 {
@@ -357,7 +351,6 @@ static int aes_known_answer(const kernel *k, const isa_variant *v, char *err,
         .bench_args = aes_bench_args,                                         \
         .known_answer = aes_known_answer,                                     \
         .prepare = aes_prepare,                                               \
-        .release = aes_release,                                               \
     }
 
 #define CTR_ARGS(key_bytes)                                                   \

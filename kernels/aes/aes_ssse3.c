@@ -15,9 +15,9 @@
  * A round is a chain of dependent shuffles, so one block at a time leaves
  * most of the core idle: blocks go through in batches of AES_SSSE3_NVEC,
  * every round across the whole batch. CBC encryption, one chain, cannot.
- * Six is the batch that went fastest on the Xeon host (against 2, 3, 4
- * and 8; with sixteen xmm registers larger batches spill more): its
- * dated log in docs/results/ has the measurement.
+ * Six is the batch that went fastest of those tried (with sixteen xmm
+ * registers larger batches spill more; the figures are in
+ * docs/kernels.md, "The code's choices", AES on x86).
  *
  * GHASH is the portable constant-time one (ghash_update_generic): SSSE3
  * has no carry-less multiply, and a 4-bit table GHASH would index memory

@@ -28,8 +28,7 @@
  * are cut to those blocks (V_LOAD_PART, V_STORE_PART), not through a
  * buffer on the stack: a vector load of blocks just copied in cannot take
  * its data from the copy's narrower stores and waits for them to retire
- * (measured: slower by a fifth at 509 bytes; figures in
- * docs/results/2026-12-01-intel-xeon-6-207.md). A single block through
+ * (measured slower: docs/kernels.md, "The code's choices"). A single block through
  * ECB (aes.c's tweaks and tags) or XTS takes the 128-bit AES-NI forms,
  * which every VAES CPU has, in the same function: no setup of a vector for
  * one lane (CTR and CBC still build one). Nothing hands work to another ISA's functions. */
@@ -527,7 +526,7 @@ void AESX_FN(aes_cbc_decrypt)(const aes_key *k, uint8_t iv[16], uint8_t *out,
  * - one block per vector (aesni): in general-purpose registers, where the
  *   integer units are otherwise idle, written to a buffer one chunk ahead of
  *   the vectors that load it, so the vector units only xor tweaks in and
- *   out (vector multiplies instead measured slower);
+ *   out (vector multiplies instead measured slower: docs/kernels.md, "The code's choices");
  * - several blocks per vector: in the vectors (sixteen or more scalar
  *   tweaks per batch would crowd the front end). A batch's first
  *   XTS_BASES vectors of tweaks (its first 8 blocks') are the bases;
@@ -536,11 +535,10 @@ void AESX_FN(aes_cbc_decrypt)(const aes_key *k, uint8_t iv[16], uint8_t *out,
  *   is a byte shift of each lane, the m bytes out folded back by one
  *   carry-less multiply by 0x87 (vec_mulx_bytes), so no vector waits on
  *   another and none of it is a shift by bits: on Intel cores since Ice
- *   Lake (the AVX-512 host here is family 6 model 207; llvm-mca-19's
- *   sapphirerapids model agrees) vpsllq/vpsrlq on zmm issue only to port
+ *   Lake (llvm-mca-19's sapphirerapids model agrees) vpsllq/vpsrlq on zmm issue only to port
  *   0, as VAESENC on zmm does, while byte shifts and VPCLMULQDQ go to
- *   port 5. A bit shift in every tweak vector measured a third slower
- *   (docs/results/2026-12-01-intel-xeon-6-207.md). */
+ *   port 5. A bit shift in every tweak vector measured slower
+ *   (docs/kernels.md, "The code's choices"). */
 
 typedef struct xts_tweak {
     uint64_t lo, hi;
@@ -942,10 +940,9 @@ AESX_INLINE blk gcm_encrypt_batches(const aes_key *k, const ghash_key *g,
 }
 
 /* Under two whole batches the batches are halved, so that a message of
- * one to two batches (576 bytes on vaes-avx512) is still encrypted and
- * hashed together: as one batch of 32 blocks it is hashed after, and
- * measured no faster than vaes-avx2 there (figures in
- * docs/results/2026-12-01-intel-xeon-6-207.md). */
+ * one to two batches is still encrypted and hashed together: as one
+ * batch it is hashed after, and measured no faster than vaes-avx2 there
+ * (docs/kernels.md, "The code's choices"). */
 AESX_INLINE void gcm_encrypt_blocks(const aes_key *k, const ghash_key *g,
                                     uint8_t ctr[16], uint8_t y[16],
                                     uint8_t *out, const uint8_t *in,

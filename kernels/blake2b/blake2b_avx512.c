@@ -6,19 +6,19 @@
  * steps waits for the one before, so what counts is the latency of an add,
  * an xor and a rotate, not how many instructions there are. vprorq pays
  * only where it is faster than avx2's rotation of the same amount:
- *  - Intel (Xeon, family 6 model 207): vprorq takes 1 cycle, avx2's ror63
- *    (shift and add in parallel, then xor) 2, so a column or diagonal step
- *    takes 12 cycles against 13.
+ *  - Intel: vprorq is one dependent operation where avx2's ror63 is two
+ *    (shift and add in parallel, then xor), so each step's chain is
+ *    shorter.
  *  - Zen 4: LLVM 19's znver4 model (llvm-mca-19 -mcpu=znver4) gives
- *    vprorq/vprolq on ymm a latency of 2, as much as avx2's ror63 and its
- *    pshufb for ror24 and ror16, so those gain nothing; and ror32, which
- *    GCC compiles from _mm256_ror_epi64 to vprolq, took 2 cycles where
- *    avx2's vpshufd takes 1. So ror32 stays vpshufd here, 1 cycle
- *    everywhere, and on that model the two kernels' steps are equal.
+ *    vprorq/vprolq on ymm the same latency as avx2's ror63 and its pshufb
+ *    for ror24 and ror16, so those gain nothing; and ror32, which GCC
+ *    compiles from _mm256_ror_epi64 to vprolq, is slower there than
+ *    avx2's vpshufd. So ror32 stays vpshufd here, and on that model the
+ *    two kernels' steps are equal.
  * Four chains (blake2b_compress_x4_avx512, blake2b_x4_ymm.h) are bound by
  * instruction throughput instead, and there one instruction per rotation
  * against avx2's three for ror63 pays on both. The measurements are in
- * docs/results/ ("the code's choices"). */
+ * docs/kernels.md, "The code's choices", BLAKE2b. */
 #include <immintrin.h>
 
 #include "blake2b.h"

@@ -68,12 +68,6 @@ static void cgo_prepare(const kernel *k, const isa_variant *v, kernel_args *a)
     a->prepared = hops;
 }
 
-static void cgo_release(const kernel *k, kernel_args *a)
-{
-    (void)k;
-    free(a->prepared);
-}
-
 /* The prepared hops if they are this row's, else fresh ones in *local. */
 static cgo_hops *hops_for(const kernel *k, const isa_variant *v,
                           const kernel_args *a, cgo_hops *local)
@@ -336,7 +330,6 @@ static void cgo_compose(const kernel *k, const isa_variant *const part[],
         .bench_args = cgo_bench_args,                                         \
         .known_answer = cgo_known_answer,                                     \
         .prepare = cgo_prepare,                                               \
-        .release = cgo_release,                                               \
         .run_staged = staged_fn,                                              \
         .stage_names = (stages) ? cgo_stage_names : NULL,                     \
         .n_stages = (stages) ? CGO_STAGES : 0,                                \

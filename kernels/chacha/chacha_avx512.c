@@ -136,45 +136,16 @@ counter_add16(__m512i *lo, __m512i *hi, __m512i n)
     *lo = sum;
 }
 
-/* Whole 1024-byte batches, then a last batch of more than eight blocks
- * through a stack buffer. Returns the bytes done: all of len, or the whole
- * batches when at most eight blocks are left. */
-static inline __attribute__((always_inline)) size_t
-xor_vertical16(uint8_t *out, const uint8_t *in, size_t len,
-               const uint8_t *key, __m128i row3, unsigned rounds)
-{
-    __m512i s[16];
-    s[0] = _mm512_set1_epi32(0x61707865);
-    s[1] = _mm512_set1_epi32(0x3320646e);
-    s[2] = _mm512_set1_epi32(0x79622d32);
-    s[3] = _mm512_set1_epi32(0x6b206574);
-    for (int i = 0; i < 8; i++)
-        s[4 + i] = _mm512_broadcastd_epi32(_mm_loadu_si32(key + 4 * i));
-    s[12] = _mm512_broadcastd_epi32(row3);
-    s[13] = _mm512_broadcastd_epi32(_mm_srli_si128(row3, 4));
-    s[14] = _mm512_broadcastd_epi32(_mm_srli_si128(row3, 8));
-    s[15] = _mm512_broadcastd_epi32(_mm_srli_si128(row3, 12));
-    counter_add16(&s[12], &s[13],
-                  _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
-                                    13, 14, 15));
-
-    size_t done = 0;
-    for (; len - done >= 1024; done += 1024) {
-        blocks16(out + done, in + done, s, rounds);
-        counter_add16(&s[12], &s[13], _mm512_set1_epi32(16));
-    }
-    if (len - done > 512) {
-        /* xored with zeros: the bare keystream, so that nothing past len
-         * is read or written. */
-        static const uint8_t zeros[1024];
-        uint8_t ks[1024];
-        blocks16(ks, zeros, s, rounds);
-        for (size_t i = 0; done + i < len; i++)
-            out[done + i] = in[done + i] ^ ks[i];
-        done = len;
-    }
-    return done;
-}
+/* Whole 1024-byte batches of sixteen blocks (chacha_vertical.h). */
+#define VERTICAL_NAME xor_vertical16
+#define VERTICAL_VEC __m512i
+#define VERTICAL_LANES 16
+#define VERTICAL_SET1 _mm512_set1_epi32
+#define VERTICAL_LANE_INDEX                                                  \
+    _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+#define VERTICAL_COUNTER_ADD counter_add16
+#define VERTICAL_BATCH blocks16
+#include "chacha_vertical.h"
 
 /* Eight blocks: chacha_ymm.h, with vprold. */
 
@@ -220,7 +191,7 @@ void chacha_stream_xor_avx512(uint8_t *out, const uint8_t *in, size_t len,
  * own key and row 3. One cell's S pass in LIONESS is about eight blocks
  * (a 509-byte cell XORs 469 bytes), so alone it fills only the ymm
  * layout; two fill a zmm pass, which costs well under two eight-block
- * single-stream calls (docs/results/, "the code's choices").
+ * single-stream calls (docs/kernels.md, "The code's choices", ChaCha).
  * The last blocks of a stream are cut with byte masks, so nothing past len
  * is read or written and no tail goes through a buffer. */
 
@@ -289,10 +260,9 @@ blocks16_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t at,
 /* Two-stream passes while more than two blocks of each stream are left;
  * two blocks or fewer go stream by stream through chacha_xor_ymm's rows
  * (chacha_stream_xor_rows_avx512, this file's ymm code): a pass costs the
- * same for one block as for eight. Measured here (TSC ticks for both
- * streams, minimum of 2000 samples): a pass took 490 against 360 for two
- * rows calls of up to two blocks, 505 for up to four, and 810-850 for the
- * two single-stream calls of five to eight blocks. */
+ * same for one block as for eight, so it pays over the two rows calls
+ * only above two blocks a stream, and over two single-stream calls from
+ * there on (measured: docs/kernels.md, "The code's choices", ChaCha). */
 #define XOR2_ROWS_MAX 128
 
 void chacha_stream_xor2_avx512(uint8_t *const out[2],

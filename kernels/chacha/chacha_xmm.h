@@ -116,51 +116,15 @@ blocks4(uint8_t *out, const uint8_t *in, const __m128i s[16], unsigned rounds)
            _mm_add_epi32(x15, s[15]));
 }
 
-/* Whole 256-byte batches, then a last batch of more than two blocks through
- * a stack buffer. Returns the bytes done: all of len, or the whole batches
- * when at most two blocks are left. */
-static inline __attribute__((always_inline)) size_t
-xor_vertical(uint8_t *out, const uint8_t *in, size_t len, const uint8_t *key,
-             __m128i row3, unsigned rounds)
-{
-    __m128i s[16];
-    s[0] = _mm_set1_epi32(0x61707865);
-    s[1] = _mm_set1_epi32(0x3320646e);
-    s[2] = _mm_set1_epi32(0x79622d32);
-    s[3] = _mm_set1_epi32(0x6b206574);
-    __m128i k0 = _mm_loadu_si128((const __m128i *)key);
-    __m128i k1 = _mm_loadu_si128((const __m128i *)(key + 16));
-    s[4] = _mm_shuffle_epi32(k0, 0x00);
-    s[5] = _mm_shuffle_epi32(k0, 0x55);
-    s[6] = _mm_shuffle_epi32(k0, 0xaa);
-    s[7] = _mm_shuffle_epi32(k0, 0xff);
-    s[8] = _mm_shuffle_epi32(k1, 0x00);
-    s[9] = _mm_shuffle_epi32(k1, 0x55);
-    s[10] = _mm_shuffle_epi32(k1, 0xaa);
-    s[11] = _mm_shuffle_epi32(k1, 0xff);
-    s[12] = _mm_shuffle_epi32(row3, 0x00);
-    s[13] = _mm_shuffle_epi32(row3, 0x55);
-    s[14] = _mm_shuffle_epi32(row3, 0xaa);
-    s[15] = _mm_shuffle_epi32(row3, 0xff);
-    counter_add(&s[12], &s[13], _mm_setr_epi32(0, 1, 2, 3));
-
-    size_t done = 0;
-    for (; len - done >= 256; done += 256) {
-        blocks4(out + done, in + done, s, rounds);
-        counter_add(&s[12], &s[13], _mm_set1_epi32(4));
-    }
-    if (len - done > 128) {
-        /* xored with zeros: the bare keystream, so that nothing past len
-         * is read or written. */
-        static const uint8_t zeros[256];
-        uint8_t ks[256];
-        blocks4(ks, zeros, s, rounds);
-        for (size_t i = 0; done + i < len; i++)
-            out[done + i] = in[done + i] ^ ks[i];
-        done = len;
-    }
-    return done;
-}
+/* Whole 256-byte batches of four blocks (chacha_vertical.h). */
+#define VERTICAL_NAME xor_vertical
+#define VERTICAL_VEC __m128i
+#define VERTICAL_LANES 4
+#define VERTICAL_SET1 _mm_set1_epi32
+#define VERTICAL_LANE_INDEX _mm_setr_epi32(0, 1, 2, 3)
+#define VERTICAL_COUNTER_ADD counter_add
+#define VERTICAL_BATCH blocks4
+#include "chacha_vertical.h"
 
 /* The four column quarter-rounds of one block held as rows. */
 #define ROW_ROUND(a, b, c, d)                                                 \

@@ -92,43 +92,15 @@ counter_add(__m256i *lo, __m256i *hi, __m256i n)
     *lo = sum;
 }
 
-/* Whole 512-byte batches, then a last batch of more than four blocks through
- * a stack buffer. Returns the bytes done: all of len, or the whole batches
- * when at most four blocks are left. */
-static inline __attribute__((always_inline)) size_t
-xor_vertical8(uint8_t *out, const uint8_t *in, size_t len, const uint8_t *key,
-              __m128i row3, unsigned rounds)
-{
-    __m256i s[16];
-    s[0] = _mm256_set1_epi32(0x61707865);
-    s[1] = _mm256_set1_epi32(0x3320646e);
-    s[2] = _mm256_set1_epi32(0x79622d32);
-    s[3] = _mm256_set1_epi32(0x6b206574);
-    for (int i = 0; i < 8; i++)
-        s[4 + i] = _mm256_broadcastd_epi32(_mm_loadu_si32(key + 4 * i));
-    s[12] = _mm256_broadcastd_epi32(row3);
-    s[13] = _mm256_broadcastd_epi32(_mm_srli_si128(row3, 4));
-    s[14] = _mm256_broadcastd_epi32(_mm_srli_si128(row3, 8));
-    s[15] = _mm256_broadcastd_epi32(_mm_srli_si128(row3, 12));
-    counter_add(&s[12], &s[13], _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-
-    size_t done = 0;
-    for (; len - done >= 512; done += 512) {
-        blocks8(out + done, in + done, s, rounds);
-        counter_add(&s[12], &s[13], _mm256_set1_epi32(8));
-    }
-    if (len - done > 256) {
-        /* xored with zeros: the bare keystream, so that nothing past len
-         * is read or written. */
-        static const uint8_t zeros[512];
-        uint8_t ks[512];
-        blocks8(ks, zeros, s, rounds);
-        for (size_t i = 0; done + i < len; i++)
-            out[done + i] = in[done + i] ^ ks[i];
-        done = len;
-    }
-    return done;
-}
+/* Whole 512-byte batches of eight blocks (chacha_vertical.h). */
+#define VERTICAL_NAME xor_vertical8
+#define VERTICAL_VEC __m256i
+#define VERTICAL_LANES 8
+#define VERTICAL_SET1 _mm256_set1_epi32
+#define VERTICAL_LANE_INDEX _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)
+#define VERTICAL_COUNTER_ADD counter_add
+#define VERTICAL_BATCH blocks8
+#include "chacha_vertical.h"
 
 /* The four column quarter-rounds of a row set (two blocks). */
 #define ROW_ROUND(a, b, c, d)                                                 \

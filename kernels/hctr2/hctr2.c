@@ -189,12 +189,6 @@ static void hctr2_prepare(const kernel *k, const isa_variant *v,
     a->prepared = p;
 }
 
-static void hctr2_release(const kernel *k, kernel_args *a)
-{
-    (void)k;
-    free(a->prepared);
-}
-
 static int hctr2_run(const kernel *k, const isa_variant *v,
                      const kernel_args *a, const uint8_t *in, size_t len,
                      uint8_t *out)
@@ -315,7 +309,6 @@ static void hctr2_compose(const kernel *k, const isa_variant *const part[],
         .bench_args = hctr2_bench_args,                                       \
         .known_answer = hctr2_known_answer,                                   \
         .prepare = hctr2_prepare,                                             \
-        .release = hctr2_release,                                             \
         .parts = { &kernel_##xctr, &kernel_polyval },                         \
         .compose = hctr2_compose,                                             \
     }

@@ -249,12 +249,6 @@ static void lioness_prepare(const kernel *k, const isa_variant *v,
     a->prepared = lk;
 }
 
-static void lioness_release(const kernel *k, kernel_args *a)
-{
-    (void)k;
-    free(a->prepared);
-}
-
 /* The prepared key, or one set up in *local when there is none. */
 static const lioness_key *key_for(const kernel *k, const isa_variant *v,
                                   const kernel_args *a, lioness_key *local)
@@ -418,7 +412,6 @@ static void lioness_compose(const kernel *k, const isa_variant *const part[],
         .run = run_fn,                                                        \
         .bench_args = lioness_bench_args,                                     \
         .prepare = lioness_prepare,                                           \
-        .release = lioness_release,                                           \
         .run_staged = staged_fn,                                              \
         .known_answer = lioness_known_answer,                                 \
         .stage_names = lioness_stage_names,                                   \

@@ -65,12 +65,6 @@ static void nh_prepare(const kernel *k, const isa_variant *v, kernel_args *a)
     a->prepared = key;
 }
 
-static void nh_release(const kernel *k, kernel_args *a)
-{
-    (void)k;
-    free(a->prepared);
-}
-
 static int nh_run(const kernel *k, const isa_variant *v, const kernel_args *a,
                   const uint8_t *in, size_t len, uint8_t *out)
 {
@@ -137,5 +131,4 @@ const kernel kernel_nh = {
     .bench_args = nh_bench_args,
     .known_answer = nh_known_answer,
     .prepare = nh_prepare,
-    .release = nh_release,
 };

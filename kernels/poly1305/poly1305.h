@@ -22,8 +22,8 @@
 #define POLY1305_MAX_LANES 8
 /* Calls shorter than this stay scalar in every vector variant: the vector
  * set-up (the powers of r, once per key, and converting to and from vector
- * limbs) costs about as much as six scalar blocks: the measured crossover
- * (docs/results/, "the code's choices"). */
+ * limbs) outweighs the lanes on shorter calls: the measured crossover
+ * (docs/kernels.md, "The code's choices", Poly1305 thresholds). */
 #define POLY1305_SCALAR_BELOW 384
 
 typedef struct poly1305_state {

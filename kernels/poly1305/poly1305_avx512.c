@@ -32,8 +32,8 @@
  * object's own scalar core, which GCC allocates differently under these
  * flags, was slower on short messages. Eight lanes need twice the powers
  * of r per key and leave up to seven blocks to the scalar tail, so they
- * pay only from a measured crossover (docs/results/, "the code's
- * choices"). */
+ * pay only from a measured crossover (docs/kernels.md, "The code's choices",
+ * Poly1305 thresholds). */
 #define VECTOR_NARROW_BLOCKS poly1305_blocks_avx2
 #define VECTOR_NARROW_BELOW 768
 

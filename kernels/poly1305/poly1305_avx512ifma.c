@@ -27,7 +27,7 @@
 
 /* The set-up (eight powers of r by scalar multiplies, eight more by two
  * vector ones) and a scalar tail of up to seven blocks pay from here, a
- * measured crossover (docs/results/, "the code's choices"). */
+ * measured crossover (docs/kernels.md, "The code's choices", Poly1305 thresholds). */
 #define IFMA_BELOW 640
 
 /* What st->powers_layout says when this file filled them. */

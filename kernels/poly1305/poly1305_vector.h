@@ -176,11 +176,10 @@ POLY1305_ISA_NAME(poly1305_vector)(poly1305_state *st, const uint8_t *in,
 /* Nothing but tail calls, so that a short call pays no more than a
  * compare and a jump here; and a vzeroupper before this object's own
  * paths. A caller may come with the ymm upper halves dirty
- * (openssl:chacha20-poly1305 returns so on the Xeon, family 6 model 207),
- * and the scalar path, VEX-encoded and using no ymm, would never clean
- * them: every call then switched state against the caller's SSE code,
- * several times slower on short MACs (figures in
- * docs/results/2026-12-01-intel-xeon-6-207.md). */
+ * (openssl:chacha20-poly1305 can return so), and the scalar path,
+ * VEX-encoded and using no ymm, would never clean them: every call then
+ * switched state against the caller's SSE code, much slower on short MACs
+ * (docs/kernels.md, "The code's choices", Poly1305 entry). */
 void POLY1305_ISA_NAME(poly1305_blocks)(poly1305_state *st, const uint8_t *in,
                                         size_t len, uint64_t padbit)
 {

@@ -91,12 +91,6 @@ static void polyval_prepare(const kernel *k, const isa_variant *v,
     a->prepared = p;
 }
 
-static void polyval_release(const kernel *k, kernel_args *a)
-{
-    (void)k;
-    free(a->prepared);
-}
-
 static int polyval_run(const kernel *k, const isa_variant *v,
                        const kernel_args *a, const uint8_t *in, size_t len,
                        uint8_t *out)
@@ -176,5 +170,4 @@ const kernel kernel_polyval = {
     .bench_args = polyval_bench_args,
     .known_answer = polyval_known_answer,
     .prepare = polyval_prepare,
-    .release = polyval_release,
 };

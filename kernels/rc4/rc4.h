@@ -1,4 +1,4 @@
-/* RC4, the seeds' RC4 line, for comparison only.
+/* RC4, the Firebird 10 MB comparison's RC4 line, for comparison only.
  *
  * RC4 is broken: its keystream is biased (Fluhrer, Mantin and Shamir 2001;
  * AlFardan et al. 2013) and RFC 7465 prohibits it in TLS. It is here so that

@@ -38,7 +38,7 @@ void rc4_xor_generic(uint8_t *out, const uint8_t *in, size_t len,
     }
     j = 0;
     /* Eight keystream bytes into a word, then one load, xor and store:
-     * faster than byte by byte (docs/results/, "the code's choices"). */
+     * faster than byte by byte (docs/kernels.md, "The code's choices", RC4). */
     for (; n + 8 <= len; n += 8) {
         uint64_t ks = 0, m;
         for (int b = 0; b < 8; b++)

@@ -28,10 +28,10 @@ lanes_set4_zmm(__m128i b0, __m128i b1, __m128i b2, __m128i b3)
 }
 
 /* The first m blocks (0 < m < 4) by plain xmm and ymm loads and stores,
- * not masked ones: on the Intel host (family 6 model 207) a load cannot
- * take its data from a masked store still in flight, nor a masked load
- * from plain stores, and waits for them to retire (measured:
- * docs/results/2026-12-01-intel-xeon-6-207.md, "The code's choices"). */
+ * not masked ones: on Intel cores a load cannot take its data from a
+ * masked store still in flight, nor a masked load from plain stores, and
+ * waits for them to retire (measured: docs/kernels.md, "The code's choices",
+ * partial vectors). */
 static inline __attribute__((always_inline)) __m512i
 lanes_load_part_zmm(const uint8_t *p, int m)
 {

@@ -20,7 +20,7 @@ cases=(
     "lioness-x4 4 --key=$lioness_key"
     "chacha20-poly1305 1 --key=$key32 --nonce=$nonce12 --aad=feedface"
     "xchacha20-poly1305 1 --key=$key32 --nonce=$nonce24"
-    "tor-relay-cell 1 --key=000102030405060708090a0b0c0d0e0f"
+    "tor1-relay-originate 1 --key=000102030405060708090a0b0c0d0e0f"
     "adiantum 1 --key=$key32 --tweak=$tweak17"
     "adiantum20 1 --key=$key32 --decrypt"
     "adiantum8 1 --key=$key32 --tweak=$key32"
@@ -95,6 +95,16 @@ check "kat lioness --isa=auto --decrypt undoes it (status $status)" -- \
 expect_choice "tor-relay-cell@auto names its AES row" \
     '^auto: aes128-ctr=[a-z0-9_-]+ \(measured at 509 B\)$' \
     tor-relay-cell --isa=auto --key=000102030405060708090a0b0c0d0e0f
+# tor-relay-cell is tor1-relay-originate's old name: one row in list, the
+# same output by either name.
+listed_once() { ! "$bin" list | awk '$1 == "tor-relay-cell"' | grep -q .; }
+check "list shows the tor-relay-cell alias as no row of its own" -- listed_once
+same_by_either_name() {
+    "$bin" kat tor-relay-cell --key=000102030405060708090a0b0c0d0e0f <"$tmp/cell" >"$tmp/alias.out" &&
+        "$bin" kat tor1-relay-originate --key=000102030405060708090a0b0c0d0e0f <"$tmp/cell" >"$tmp/name.out" &&
+        cmp -s "$tmp/alias.out" "$tmp/name.out"
+}
+check "kat tor-relay-cell gives tor1-relay-originate's output" -- same_by_either_name
 expect_choice "adiantum@auto names its XChaCha12, NH, Poly1305 and AES rows, each at the length a 509-byte message gives it" \
     '^auto: xchacha12=[a-z0-9_-]+ \(at 493 B\) nh=[a-z0-9_-]+ \(at 493 B\) poly1305=[a-z0-9_-]+ \(at 32 B\) aes256-ctr=[a-z0-9_-]+ \(at 16 B\) \(measured at 509 B\)$' \
     adiantum --isa=auto --key="$key32"
@@ -162,13 +172,14 @@ names = {b['name'].split('_')[0] for b in d['benchmarks']}
 labels = {b['name']: b.get('label', '') for b in d['benchmarks']}
 $code" >"$tmp/py" 2>&1; then ok "$name"; else fail "$name: $(tail -3 "$tmp/py")"; fi
 }
-bench_json "bench runs tor-relay-cell@auto beside its rows and records the choice" "
-assert 'tor-relay-cell@auto/509' in names, names
-assert 'tor-relay-cell@generic/509' in names, names
+bench_json "bench --kernel=tor-relay-cell (an alias) runs tor1-relay-originate@auto beside its rows, once, and records the choice" "
+assert 'tor1-relay-originate@auto/509' in names, names
+assert 'tor1-relay-originate@generic/509' in names, names
+assert not [n for n in names if n.startswith('tor-relay-cell')], names
 assert re.fullmatch(r'aes128-ctr=\S+ \(measured at 509 B\)', ctx['auto']), ctx['auto']
-assert labels['tor-relay-cell@auto/509'] == ctx['auto'], labels
+assert labels['tor1-relay-originate@auto/509'] == ctx['auto'], labels
 assert float(ctx['auto_calibration_seconds']) > 0, ctx['auto_calibration_seconds']
-assert 'tor-relay-cell=' in ctx['dispatch'], ctx['dispatch']
+assert 'tor1-relay-originate=' in ctx['dispatch'], ctx['dispatch']
 " --kernel=tor-relay-cell --sizes=509
 bench_json "bench --isa=auto runs each kernel at auto alone, at each size" "
 assert names == {'blake2b@auto/64', 'blake2b@auto/4096', 'lioness@auto/64', 'lioness@auto/4096'}, names

@@ -13,9 +13,9 @@ bin=$(realpath "$bin")
 root=$(cd "$(dirname "$0")/../.." && pwd)
 supported() { "$bin" list | grep -q "^$1 $2 supported$"; }
 
-export PYTHONPATH="$root/tools" # the tools' package, as make runs it
-profile() { "$python" -m cyclebench.profile --bin="$bin" --out="$tmp/out" "$@"; }
-diff_() { "$python" -m cyclebench.profile.diff --bin="$bin" --out="$tmp/out" "$@"; }
+export PYTHONPATH="$root:$root/tools" # the tools' packages, as make runs them
+profile() { "$python" -m profiles --bin="$bin" --out="$tmp/out" "$@"; }
+diff_() { "$python" -m profiles.diff --bin="$bin" --out="$tmp/out" "$@"; }
 
 # expect_error <name> <status> <stderr pattern> <command...>: that exit
 # status, one stderr line matching the pattern, nothing on stdout.
@@ -95,16 +95,16 @@ fi
 # The Makefile passes its variables through (make -n: commands, joined).
 dry_run() { make -n -s -C "$root" "$@" 2>/dev/null | tr -d '\\' | tr '\n' ' ' | tr -s ' ' >"$tmp/make"; }
 dry_run profile KERNEL=lioness ISA=avx2 SIZE=100 SECONDS=2 OUT=o CALLGRAPH=fp
-check "make profile runs cyclebench.profile with KERNEL, ISA, SIZE, SECONDS, OUT" -- \
-    grep -q "cyclebench.profile 'lioness' --isa=avx2 --call-graph=fp --bin=build/cyclebench --out=o --size=100 --seconds=2" "$tmp/make"
+check "make profile runs profiles with KERNEL, ISA, SIZE, SECONDS, OUT" -- \
+    grep -q "profiles 'lioness' --isa=avx2 --call-graph=fp --bin=build/cyclebench --out=o --size=100 --seconds=2" "$tmp/make"
 dry_run diff A=chacha20@avx2 B=chacha8@avx2
-check "make diff runs cyclebench.profile.diff with A and B" -- \
-    grep -q "cyclebench.profile.diff 'chacha20@avx2' 'chacha8@avx2' --bin=build/cyclebench --out=out" "$tmp/make"
+check "make diff runs profiles.diff with A and B" -- \
+    grep -q "profiles.diff 'chacha20@avx2' 'chacha8@avx2' --bin=build/cyclebench --out=out" "$tmp/make"
 dry_run profile KERNEL=lioness ISA=auto
 check "make profile passes ISA=auto to the driver" -- \
-    grep -q "cyclebench.profile 'lioness' --isa=auto " "$tmp/make"
+    grep -q "profiles 'lioness' --isa=auto " "$tmp/make"
 dry_run profile KERNEL=chacha20 MCPU=znver4
-check "make profile passes MCPU" -- grep -q "cyclebench.profile 'chacha20' .*--mcpu=znver4" "$tmp/make"
+check "make profile passes MCPU" -- grep -q "profiles 'chacha20' .*--mcpu=znver4" "$tmp/make"
 expect_error "profile: no kernel names the make variable" 2 "make profile KERNEL=" profile ""
 expect_error "diff: one side missing" 2 "make diff A=" diff_ chacha20 ""
 

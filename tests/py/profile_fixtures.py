@@ -1,9 +1,9 @@
 """What the profile tests share: the committed perf and llvm-mca output in
-tests/fixtures/profiles/."""
+profiles/fixtures/."""
 import os
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
-                        "fixtures", "profiles")
+                        "..", "profiles", "fixtures")
 
 
 def fixture(name):

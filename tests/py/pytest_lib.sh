@@ -1,10 +1,10 @@
 # Shared by the Python tests' wrappers (sourced): run_pytest <test file>
-# runs it under pytest with Debian's python3, the tools' package
-# (tools/cyclebench) importable, and prints one "ok"/"FAIL"/"SKIP" line per
+# runs it under pytest with Debian's python3, the tools' packages
+# (tools/cyclebench, plots/, profiles/) importable, and prints one "ok"/"FAIL"/"SKIP" line per
 # test and the "# counts:" line tests/run.sh reads; its status is pytest's.
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 python=/usr/bin/python3 # Debian's, with matplotlib, scipy and pytest
-export PYTHONPATH="$root/tools"
+export PYTHONPATH="$root:$root/tools"
 
 run_pytest() {
     local log base status summary passed failed errors skipped

@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 
-from cyclebench.profile import hot_loop, loop_count, mca, perf_parse, predict
+from profiles import hot_loop, loop_count, mca, perf_parse, predict
 from profile_fixtures import fixture
 
 

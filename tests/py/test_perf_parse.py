@@ -1,11 +1,11 @@
 """The perf output parsers and the profile/diff arithmetic, on real perf
-output committed in tests/fixtures/profiles/. Run by
+output committed in profiles/fixtures/. Run by
 tests/cli/profile_test.sh:
-PYTHONPATH=tools /usr/bin/python3 -m pytest tests/py/test_perf_parse.py"""
+PYTHONPATH=.:tools /usr/bin/python3 -m pytest tests/py/test_perf_parse.py"""
 import pytest
 
-from cyclebench.profile import diff, perf_parse
-from cyclebench.profile import profiler as profile_kernel
+from profiles import diff, perf_parse
+from profiles import profiler as profile_kernel
 from profile_fixtures import fixture
 
 

@@ -1,7 +1,7 @@
-"""`make plots`, `make scenario`, `make compare` and the bench summary
-(tools/cyclebench), on the committed result fixtures in
+"""`make plots` (plots/), `make scenario`, `make compare` and the bench
+summary (tools/cyclebench), on the committed result fixtures in
 tests/fixtures/results/ (see the README there). Nothing here runs a
-benchmark. Run: PYTHONPATH=tools /usr/bin/python3 -m pytest
+benchmark. Run: PYTHONPATH=.:tools /usr/bin/python3 -m pytest
 tests/py/test_plots.py
 """
 import copy
@@ -16,7 +16,7 @@ import sys
 
 import pytest
 
-from cyclebench import charts, compare, peers, registry, results, units
+from cyclebench import compare, peers, registry, results, units
 from cyclebench.output import StagedFiles
 from cyclebench.scenario import (MODULES, SCENARIOS, aead, bulk, disk,
                                  isa_ladder, lioness, tor)
@@ -25,11 +25,13 @@ from cyclebench.errors import InputError
 from cyclebench.scenario.measure import (Measured, Options, PairedRun,
                                          bench_command, paired_command,
                                          run_paired, supported)
+from plots import charts
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIXTURES = os.path.join(ROOT, "tests", "fixtures", "results")
-# The package, for the commands run as python3 -m cyclebench.<module>.
-TOOLS = os.path.join(ROOT, "tools")
+# The packages, for the commands run as python3 -m <module>: plots at the
+# top, the core in tools/.
+PYTHONPATH = os.pathsep.join([ROOT, os.path.join(ROOT, "tools")])
 
 BASE = os.path.join(FIXTURES, "base.json")
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -61,11 +63,13 @@ def measured(name, drop=(), hide=(), leak_csv="/nonexistent", **runs):
 
 
 def run_script(module, *args, cwd=None):
-    """python3 -m cyclebench.<module> args, as make runs it."""
-    return subprocess.run([sys.executable, "-m", f"cyclebench.{module}",
+    """python3 -m <module> args, as make runs it: plots, or
+    cyclebench.<module> for the others."""
+    name = module if module == "plots" else f"cyclebench.{module}"
+    return subprocess.run([sys.executable, "-m", name,
                            *args], capture_output=True, text=True,
                           cwd=cwd or ROOT,
-                          env={**os.environ, "PYTHONPATH": TOOLS})
+                          env={**os.environ, "PYTHONPATH": PYTHONPATH})
 
 
 def one_line_error(done):
@@ -165,7 +169,7 @@ def test_a_shared_cpu_is_called_out_in_older_results():
     ("xchacha20-poly1305", "chacha20-poly1305", "xchacha20-poly1305"),
     ("sodium:chacha20poly1305-ietf", "chacha20-poly1305", "chacha20-poly1305"),
     ("openssl:bf-cbc", "blowfish", "bf-cbc"),
-    ("tor-relay-cell", "tor-relay-cell", "tor-relay-cell"),
+    ("tor1-relay-originate", "tor1", "tor1-relay-originate"),
 ])
 def test_families_group_kernels_with_their_external_counterparts(kernel, fam,
                                                                  ours):
@@ -273,11 +277,12 @@ def test_summary_bad_input_is_one_line_and_writes_nothing(tmp_path):
 # make plots
 
 def test_plots_render_png_and_svg_per_family(tmp_path):
-    done = run_script("plot", BASE, f"--out={tmp_path}")
+    done = run_script("plots", BASE, f"--out={tmp_path}")
     assert done.returncode == 0, done.stderr
     for fam in ["chacha", "blake2b", "memcpy"]:
         for figure in ["cycles-per-byte", "isa-ladder-576",
-                       "speedup-over-generic"]:
+                       "speedup-over-generic"] + (
+                           ["ours-over-peers"] if fam == "chacha" else []):
             png = (tmp_path / f"{fam}-{figure}.png").read_bytes()
             svg = (tmp_path / f"{fam}-{figure}.svg").read_text()
             assert png.startswith(PNG_MAGIC) and len(png) > 5000
@@ -287,18 +292,131 @@ def test_plots_render_png_and_svg_per_family(tmp_path):
 
 def test_cycles_per_byte_axes_name_the_clock_and_dash_externals():
     res = results.load(BASE)
-    panels = charts.families(res)["chacha"]
+    panels = res.families()["chacha"]
     for clock, label in [("tsc", "TSC ticks/byte"),
                          ("core", "core cycles/byte (estimated)")]:
         fig = charts.cycles_per_byte_figure(res, "chacha", panels, clock)
         ax = fig.axes[0]
-        assert ax.get_ylabel() == label
+        assert ax.get_ylabel() == f"{label} (log scale)"
         assert ax.get_xscale() == "log"
         styles = {line.get_label(): line.get_linestyle() for line in ax.lines}
         assert styles["avx2"] == "-"
         assert styles["openssl (external)"] == "--"
         assert styles["sodium (external)"] == "--"
         charts.plt.close(fig)
+
+
+def test_cycles_per_byte_and_ladders_are_on_log_axes():
+    # A family spans decades (8 bytes against 16 KiB, generic against the
+    # vector rows): on a linear axis the fast rows are one line at 0.
+    res = results.load(BASE)
+    for fam, panels in res.families().items():
+        fig = charts.cycles_per_byte_figure(res, fam, panels, "tsc")
+        assert all(ax.get_yscale() == "log" for ax in fig.axes
+                   if ax.get_visible() and ax.lines), fam
+        charts.plt.close(fig)
+        ladder = charts.ladder_figure(res, fam, panels, "tsc", 576)
+        if ladder:
+            assert ladder.axes[0].get_xscale() == "log", fam
+            charts.plt.close(ladder)
+
+
+def our_isa(label):
+    """"avx2" from a legend entry "avx2" or "generic, table-driven"."""
+    return label.split(",")[0].rpartition("@")[2]
+
+
+def test_each_isa_has_one_colour_and_marker_in_every_family_and_the_report():
+    from matplotlib.colors import to_hex
+    from cyclebench.report import sections
+    res = results.load(BASE)
+    styles = {}  # ISA -> {(colour, marker)} over every family's lines
+    for fam, panels in res.families().items():
+        fig = charts.cycles_per_byte_figure(res, fam, panels, "tsc")
+        for ax in fig.axes:
+            in_panel = {}
+            for line in ax.lines:
+                label = line.get_label()
+                if label.startswith("_") or "(external)" in label:
+                    continue
+                style = (to_hex(line.get_color()), line.get_marker())
+                styles.setdefault(our_isa(label), set()).add(style)
+                in_panel[our_isa(label)] = style
+            # Within one panel, no two ISAs look alike.
+            assert len(set(in_panel.values())) == len(in_panel), in_panel
+        charts.plt.close(fig)
+    assert len(styles) >= 4, styles
+    for isa, seen in styles.items():
+        assert len(seen) == 1, (isa, seen)
+        kernel = next(k.kernel for k in res.runs if k.isa == isa)
+        assert sections.hex_colour(res.kernels, kernel, isa) == \
+            next(iter(seen))[0], isa
+
+
+def test_table_driven_rows_are_told_apart_in_the_legend():
+    registry = listing()
+    assert charts.variant_label(registry, "aes128-gcm", "generic",
+                                "aes128-gcm") == "generic, table-driven"
+    assert charts.variant_label(registry, "aes128-gcm", "ssse3",
+                                "aes128-gcm") == "ssse3, constant-time"
+    assert charts.variant_label(registry, "rc4", "generic",
+                                "rc4") == "generic, table-driven"
+    # A family with no table-driven row needs no word on it.
+    assert charts.variant_label(registry, "chacha20", "generic",
+                                "chacha20") == "generic"
+
+
+def test_ratio_charts_show_the_summarys_ratios_with_a_line_at_one():
+    res = results.load(BASE)
+    counter = "tsc_cycles_per_byte"
+    sizes = sorted({key.size for key in res.runs})
+    summary = {(row.kernel, peer.kernel, row.size): peer.ratio
+               for row in peers.comparisons(res, sizes=sizes)
+               for peer in row.peers}
+    assert summary, "the fixture has no peers"
+    drawn = {}
+    for fam, panels in res.families().items():
+        fig = charts.ratio_figure(res, fam, panels, "tsc")
+        if fig is None:
+            assert not charts.ratio_points(res, panels, counter), fam
+            continue
+        for ax in fig.axes:
+            if not ax.get_visible():
+                continue
+            assert any(list(line.get_ydata()) == [1.0, 1.0]
+                       for line in ax.lines), (fam, ax.get_title())
+            for line in ax.lines:
+                peer = line.get_label().rpartition("(")[2].rstrip(")")
+                if not line.get_label().startswith("ours / "):
+                    continue
+                for size, ratio in zip(line.get_xdata(), line.get_ydata()):
+                    drawn[(ax.get_title(), peer, int(size))] = ratio
+        charts.plt.close(fig)
+    assert set(drawn) == set(summary)
+    for key, ratio in summary.items():
+        assert drawn[key] == pytest.approx(ratio), key
+
+
+def test_a_benchmark_whose_quartiles_straddle_two_levels_is_marked():
+    key = results.Key("aes128-xts", "ssse3", 4096)
+    steady = results.Run(key, medians={"tsc_cycles_per_byte": 5.0,
+                                       "tsc_cycles_per_byte_q1": 4.9,
+                                       "tsc_cycles_per_byte_q3": 5.2})
+    two_levels = results.Run(key, medians={"tsc_cycles_per_byte": 5.0,
+                                           "tsc_cycles_per_byte_q1": 4.9,
+                                           "tsc_cycles_per_byte_q3": 8.1})
+    assert not steady.straddles("tsc_cycles_per_byte")
+    assert two_levels.straddles("tsc_cycles_per_byte")
+    # ns/byte has no quartiles of its own: the same samples, scaled.
+    two_levels.medians["ns_per_byte"] = 2.5
+    assert two_levels.quartiles("ns_per_byte") == pytest.approx((2.45, 4.05))
+
+
+def test_size_labels_do_not_collide():
+    from cyclebench.drawing import size_labels
+    assert size_labels([8, 64, 509, 576, 4096]) == \
+        ["8", "64", "509", "\n576", "4096"]
+    assert size_labels([512, 4096]) == ["512", "4096"]
 
 
 def test_core_clock_label_says_pmu_when_counted():
@@ -327,7 +445,7 @@ def test_plots_bad_input_is_one_line_and_writes_nothing(tmp_path, content,
     if content is not None:
         path.write_text(content)
     out = tmp_path / "plots"
-    done = run_script("plot", str(path), f"--out={out}")
+    done = run_script("plots", str(path), f"--out={out}")
     assert one_line_error(done), done.stderr
     assert message in done.stderr
     assert not out.exists()
@@ -374,7 +492,8 @@ def test_lioness_table_in_ns_per_byte_and_mib_per_second():
     assert table.headers()[2:5] == ["ns per 509-byte block or cell",
                                     "ns/byte", "MiB/s"]
     assert [r.kernel for r in table.rows if r.isa == "generic"] == \
-        ["lioness", "lioness12", "lioness8", "lioness-x4", "tor-relay-cell"]
+        ["lioness", "lioness12", "lioness8", "lioness-x4",
+         "tor1-relay-originate"]
     per_block, ns, mib = rows_of(table, "sodium:lioness")[0].values
     assert per_block == pytest.approx(ns * 509)
     assert mib == pytest.approx(1e9 / ns / 2 ** 20)
@@ -383,14 +502,14 @@ def test_lioness_table_in_ns_per_byte_and_mib_per_second():
 
 def test_lioness_without_the_relay_cell_kernel_says_so():
     table = lioness.table(measured("lioness",
-                                            drop=("tor-relay-cell",)))
-    relay = rows_of(table, "tor-relay-cell")
+                                            drop=("tor1-relay-originate",)))
+    relay = rows_of(table, "tor1-relay-originate")
     assert len(relay) == 1 and relay[0].note.startswith("not available")
 
 
 def test_lioness_relay_cell_rows_say_with_or_without_aes_ni():
     notes = {r.isa: r.note for r in rows_of(
-        lioness.table(measured("lioness")), "tor-relay-cell")}
+        lioness.table(measured("lioness")), "tor1-relay-originate")}
     assert notes == {"vaes-avx512": "with AES-NI", "vaes-avx2": "with AES-NI",
                      "aesni": "with AES-NI",
                      "generic": "software AES (no AES-NI)"}

@@ -1,7 +1,8 @@
-"""Compact sweeps (tools/cyclebench/sweep.py): what they keep reads back as
-the full results did, every committed sweep stays small, and the README's
-headline table is the one the committed sweeps give.
-Run: PYTHONPATH=tools /usr/bin/python3 -m pytest tests/py/test_sweep.py
+"""Compact sweeps and same-moment pairs (tools/cyclebench/sweep.py): what a
+sweep keeps reads back as the full results did, every committed sweep stays
+small, the headline shows each pair's own ratio, and the README's headline
+table is the one the committed pairs give.
+Run: PYTHONPATH=.:tools /usr/bin/python3 -m pytest tests/py/test_sweep.py
 """
 import glob
 import json
@@ -17,7 +18,9 @@ from cyclebench import results, sweep
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIXTURE = os.path.join(ROOT, "tests", "fixtures", "results", "report.json")
 REPEATED = os.path.join(ROOT, "tests", "fixtures", "results", "base.json")
-SWEEPS = sorted(glob.glob(os.path.join(ROOT, "docs", "results", "*.json")))
+PAIRS = sorted(glob.glob(os.path.join(ROOT, "docs", "results", "*.pairs.json")))
+SWEEPS = sorted(set(glob.glob(os.path.join(ROOT, "docs", "results", "*.json")))
+                - set(PAIRS))
 README = os.path.join(ROOT, "README.md")
 MAX_SWEEP_BYTES = 300_000
 
@@ -74,9 +77,36 @@ def test_committed_sweeps_are_small_and_readable():
         assert results.load(path).runs, path
 
 
-def test_readme_headline_is_generated_from_the_sweeps():
-    done = run("headline", *SWEEPS, "--readme", README, "--check")
+def test_readme_headline_is_generated_from_the_pairs():
+    assert PAIRS, "docs/results/ holds no pairs file"
+    done = run("headline", *PAIRS, "--readme", README, "--check")
     assert done.returncode == 0, done.stderr
+
+
+def pair(kernel, peer, ours, theirs, median, q1, q3):
+    return {"kernel": kernel, "isa": "avx2", "vs": peer,
+            "vs_isa": "external", "tsc_cycles_per_byte": ours,
+            "vs_tsc_cycles_per_byte": theirs,
+            "ratio": {"median": median, "q1": q1, "q3": q3}}
+
+
+def test_headline_shows_each_pairs_own_ratio_not_the_ratio_of_medians(
+        tmp_path):
+    # The medians' ratio (0.9 / 0.6 = 1.5) differs from the same-moment
+    # ratio (0.95): the table must show the latter, with its quartiles.
+    document = {"context": {"cpu_model": "Test CPU"},
+                "pairs": [pair("chacha20", "openssl:chacha20", 0.9, 0.6,
+                               0.95, 0.93, 0.97),
+                          pair("chacha20", "sodium:chacha20", 0.8, 1.6,
+                               0.5, 0.49, 0.52)]}
+    path = tmp_path / "host.pairs.json"
+    path.write_text(json.dumps(document))
+    table = sweep.headline([str(path)])
+    row = table.splitlines()[2]
+    assert "same-moment pairs" in row and "| chacha20 | avx2 |" in row
+    assert "openssl 0.600 (0.95x, quartiles 0.93-0.97)" in row
+    assert "sodium 1.60 (0.50x, quartiles 0.49-0.52)" in row
+    assert "1.50x" not in table
 
 
 def test_headline_check_sees_a_hand_edit(tmp_path):
@@ -85,5 +115,5 @@ def test_headline_check_sees_a_hand_edit(tmp_path):
         text = f.read()
     start = text.index(sweep.START)
     edited.write_text(text[:start] + text[start:].replace(" | ", " |  ", 1))
-    done = run("headline", *SWEEPS, "--readme", str(edited), "--check")
+    done = run("headline", *PAIRS, "--readme", str(edited), "--check")
     assert done.returncode == 1 and "--write" in done.stderr

@@ -22,7 +22,7 @@ import os
 import sys
 from dataclasses import dataclass
 
-from .charts import plt
+from .drawing import plt
 from .cli import ArgumentParser, run_main
 from .errors import InputError
 from .output import StagedFiles

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from .registry import natural_key
 from .units import sig3
 
-# The sizes the summary speaks of: a short message, the seeds' 576 bytes,
-# and a bulk one.
+# The sizes the summary speaks of: a short message, the chacha-opt and
+# blake2b-opt tables' 576 bytes, and a bulk one.
 SUMMARY_SIZES = (64, 576, 16384)
 COUNTER = "tsc_cycles_per_byte"
 

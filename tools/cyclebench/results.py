@@ -11,6 +11,7 @@ import json
 import math
 import re
 import statistics
+from collections import defaultdict
 from dataclasses import dataclass, field
 
 from . import registry as kernel_registry
@@ -26,6 +27,12 @@ NOT_COUNTERS = {"family_index", "per_family_instance_index", "repetitions",
 # A run whose benchmarks had their CPU less than this share of the wall
 # time was sharing it (the harness pins every run to the same CPU).
 SHARED_CPU_BELOW = 0.9
+
+# The per-byte counter the quartiles are recorded in.
+TSC_COUNTER = "tsc_cycles_per_byte"
+# q3 / q1 from which a benchmark's samples are taken to straddle two
+# levels (Run.straddles): well beyond the spread of one steady speed.
+STRADDLE_RATIO = 1.25
 
 # tsc_hz is measured at every run, so one machine's figure wobbles by a
 # little; beyond this share it is another TSC (another machine or clock).
@@ -69,6 +76,27 @@ class Run:
         values = self.repetitions.get(counter)
         return min(values) if values else self.medians.get(counter)
 
+    def quartiles(self, counter):
+        """(q1, q3) of the samples behind the median, in counter's unit, or
+        None. The harness records them in TSC ticks per byte; another
+        per-byte counter (ns, core cycles) is the same samples scaled."""
+        q1, q3 = (self.median(f"{counter}_q{i}") for i in (1, 3))
+        if q1 is None or q3 is None:
+            tsc = self.median(TSC_COUNTER)
+            q1, q3 = (self.median(f"{TSC_COUNTER}_q{i}") for i in (1, 3))
+            value = self.median(counter)
+            if None in (q1, q3, tsc, value) or tsc <= 0:
+                return None
+            q1, q3 = q1 * value / tsc, q3 * value / tsc
+        return q1, q3
+
+    def straddles(self, counter):
+        """Whether the samples sit at two levels rather than around one: a
+        quartile range this wide is no noise around a single speed (the
+        ssse3 AES on a shared core runs at one of two)."""
+        q = self.quartiles(counter)
+        return bool(q) and q[0] > 0 and q[1] / q[0] >= STRADDLE_RATIO
+
 
 @dataclass
 class Results:
@@ -89,6 +117,35 @@ class Results:
     def median(self, kernel, isa, size, counter):
         run = self.get(kernel, isa, size)
         return run.median(counter) if run else None
+
+    def series(self, kernel, isa, counter):
+        """[(size, median)] for one variant, by size."""
+        points = [(key.size, run.median(counter))
+                  for key, run in self.runs.items()
+                  if (key.kernel, key.isa) == (kernel, isa)]
+        return sorted(p for p in points if p[1] is not None)
+
+    def families(self):
+        """{family: {panel: [(kernel, isa)]}}: a panel per kernel of ours,
+        with the external kernels that do the same operation beside it; in
+        each panel our ISAs lowest first, then the external kernels."""
+        registry = self.kernels
+        grouped = defaultdict(lambda: defaultdict(set))
+        for key in self.runs:
+            grouped[registry.family(key.kernel)][
+                registry.counterpart(key.kernel)].add((key.kernel, key.isa))
+
+        def in_isa_order(variants):
+            return sorted(variants, key=lambda v: (
+                registry.isa_rank(v[0], v[1]), v[0]))
+
+        def in_name_order(panels):
+            return sorted(panels.items(),
+                          key=lambda p: kernel_registry.natural_key(p[0]))
+
+        return {fam: {panel: in_isa_order(variants)
+                      for panel, variants in in_name_order(panels)}
+                for fam, panels in sorted(grouped.items())}
 
     def skipped_reason(self, kernel, isa):
         """Why `cyclebench bench` left kernel@isa (or one of its sizes) out,

@@ -1,5 +1,6 @@
-"""The sweeps kept in the repository, one per host (docs/results/), and the
-README's headline table generated from them.
+"""The sweeps kept in the repository, one per host (docs/results/), the
+same-moment pairs kept beside them, and the README's headline table
+generated from the pairs.
 
     PYTHONPATH=tools /usr/bin/python3 -m cyclebench.sweep compact RESULTS OUT
         A results file as a compact sweep: its context, and per benchmark
@@ -7,23 +8,33 @@ README's headline table generated from them.
         significant digits, one benchmark per line (a full sweep stays well
         under 300 KB). Every tool reads it as results: ns/byte and
         estimated core cycles/byte follow from the context (results.py).
-    PYTHONPATH=tools /usr/bin/python3 -m cyclebench.sweep headline SWEEP...
+    PYTHONPATH=tools /usr/bin/python3 -m cyclebench.sweep pairs OUT
+        [--bin=build/cyclebench] [--seconds=2] [--size=16384]
+        Each kernel of ours that has a peer, at its default row (the
+        first its table supports here), against each peer in turn:
+        `cyclebench run KERNEL --vs=PEER` (10 ms blocks in turn), one
+        JSON object per pair, with the host and commit, into OUT.
+    PYTHONPATH=tools /usr/bin/python3 -m cyclebench.sweep headline FILE...
         [--readme=README.md (--check | --write)]
-        The headline table from the sweeps: per host, each kernel of ours
-        at its fastest ISA against its peers at 16 KiB. --check exits 1
-        when the README's table (between its headline markers) differs
-        from it; --write puts it there.
+        The headline table from pairs files (or compact sweeps): per host,
+        each kernel of ours against its peers at 16 KiB, with the ratio
+        of the same moments and its quartiles where a pairs file gives it.
+        --check exits 1 when the README's table (between its headline
+        markers) differs from it; --write puts it there.
 
 A new host's sweep: `make bench`, then
-`... sweep compact out/results/latest.json docs/results/<date>-<cpu>.json`.
+`... sweep compact out/results/latest.json docs/results/<host>.json`.
 """
 import json
+import subprocess
 import sys
+import time
 
 from .cli import ArgumentParser, run_main
 from .errors import InputError
 from .output import StagedFiles
-from .peers import COUNTER, comparisons
+from . import registry as kernel_registry
+from .peers import comparisons, ratio_text
 from .results import load
 from .units import sig3
 
@@ -72,23 +83,137 @@ def host_label(context):
     return context.get("cpu_model", "unknown CPU")
 
 
+# Same-moment pairs
+
+def pair_plan(registry, size):
+    """[(kernel of ours, its default row, peer)]: every kernel of ours
+    that takes size bytes, at the first row its table supports here,
+    against every supported external kernel whose counterpart it is."""
+    plan = []
+    for ours in registry:
+        if ours.external or ours.min_len > size:
+            continue
+        row = next((i.name for i in ours.isas if i.supported), None)
+        peers = [k.name for k in registry if k.external
+                 and k.counterpart == ours.name
+                 and any(i.supported for i in k.isas)]
+        plan += [(ours.name, row, peer) for peer in peers if row]
+    return plan
+
+
+def run_pair(binary, kernel, isa, peer, size, seconds):
+    """`run kernel@isa --vs=peer`'s JSON, or None (with a note on stderr)
+    when it refuses the pair (a size the kernel does not take)."""
+    done = subprocess.run(
+        [binary, "run", f"{kernel}@{isa}", f"--vs={peer}",
+         f"--size={size}", f"--seconds={seconds}"],
+        capture_output=True, text=True)
+    if done.returncode == 2:
+        print(f"sweep: {kernel}@{isa} against {peer} left out: "
+              f"{done.stderr.strip()}", file=sys.stderr)
+        return None
+    if done.returncode != 0:
+        raise InputError(f"`{binary} run {kernel}@{isa} --vs={peer}` failed "
+                         f"(exit {done.returncode}): {done.stderr.strip()}")
+    return json.loads(done.stdout)
+
+
+def git_commit():
+    done = subprocess.run(["git", "rev-parse", "--short", "HEAD"],
+                          capture_output=True, text=True)
+    return done.stdout.strip() if done.returncode == 0 else "unknown"
+
+
+def pairs_document(binary, size, seconds):
+    registry = kernel_registry.from_binary(binary)
+    pairs = [p for p in (run_pair(binary, kernel, isa, peer, size, seconds)
+                         for kernel, isa, peer in pair_plan(registry, size))
+             if p]
+    if not pairs:
+        raise InputError(f"no kernel of ours has a peer {binary} can run at "
+                         f"{size} bytes: build with OpenSSL and libsodium")
+    context = {"cpu_model": (registry.cpu or {}).get("model", "unknown CPU"),
+               "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+               "git_commit": git_commit(), "size": size, "seconds": seconds}
+    return {"context": context, "pairs": pairs}
+
+
+def pairs_text(document):
+    lines = ["{", '  "context": ' + json.dumps(document["context"],
+                                               sort_keys=True) + ",",
+             '  "pairs": [']
+    lines += [json.dumps(p, sort_keys=True) +
+              ("," if i + 1 < len(document["pairs"]) else "")
+              for i, p in enumerate(document["pairs"])]
+    return "\n".join(lines + ["  ]", "}", ""])
+
+
+def read_pairs(path):
+    """A pairs file's document, or None when path holds a sweep."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            document = json.load(f)
+    except json.JSONDecodeError as e:
+        raise InputError(f"{path} is not JSON ({e.msg}, line {e.lineno}): "
+                         f"pass a pairs file or a compact sweep") from None
+    return document if "pairs" in document else None
+
+
+# The headline table
+
+HEADER = ["| host | kernel | ISA | ours | peers (ratio) |",
+          "| --- | --- | --- | --- | --- |"]
+
+
+def paired_rows(document, path):
+    """Table rows from a pairs file: ours at its default row, and per peer
+    its ticks/byte and the median ratio of the same moments with its
+    quartiles."""
+    rows, by_kernel = [], {}
+    for p in document["pairs"]:
+        by_kernel.setdefault((p["kernel"], p["isa"]), []).append(p)
+    label = (f"{document['context'].get('cpu_model', 'unknown CPU')} "
+             f"(same-moment pairs, {path.rsplit('/', 1)[-1]})")
+    for (kernel, isa), pairs in by_kernel.items():
+        ours = sorted(p["tsc_cycles_per_byte"] for p in pairs)[len(pairs) // 2]
+        peers = ", ".join(
+            f"{p['vs'].partition(':')[0]} {sig3(p['vs_tsc_cycles_per_byte'])} "
+            f"({ratio_text(p['ratio']['median'])}, quartiles "
+            f"{p['ratio']['q1']:.2f}-{p['ratio']['q3']:.2f})" for p in pairs)
+        rows.append(f"| {label} | {kernel} | {isa} | {sig3(ours)} | "
+                    f"{peers} |")
+        label = ""
+    return rows
+
+
+def sweep_rows(path):
+    """Table rows from one compact sweep: each kernel of ours at its
+    fastest ISA there, both sides timed seconds apart."""
+    results = load(path)
+    rows = []
+    label = (f"{host_label(results.context)} (one sweep, "
+             f"{path.rsplit('/', 1)[-1]})")
+    for row in comparisons(results, sizes=[HEADLINE_SIZE]):
+        if not row.peers:
+            continue
+        peers = ", ".join(f"{p.library} {p}" for p in row.peers)
+        rows.append(f"| {label} | {row.kernel} | {row.isa} | "
+                    f"{sig3(row.value)} | {peers} |")
+        label = ""
+    return rows
+
+
 def headline(paths):
-    """The headline table, as Markdown, from sweeps at paths."""
-    lines = ["| host | kernel | fastest ISA | ours | peers (ratio) |",
-             "| --- | --- | --- | --- | --- |"]
+    """The headline table, as Markdown, from pairs files and sweeps."""
+    lines = list(HEADER)
     for path in paths:
-        results = load(path)
-        label = f"{host_label(results.context)} ({path.rsplit('/', 1)[-1]})"
-        for row in comparisons(results, sizes=[HEADLINE_SIZE]):
-            if not row.peers:
-                continue
-            peers = ", ".join(f"{p.library} {p}" for p in row.peers)
-            lines.append(f"| {label} | {row.kernel} | {row.isa} | "
-                         f"{sig3(row.value)} | {peers} |")
-            label = ""
-    if len(lines) == 2:
+        document = read_pairs(path)
+        lines += (paired_rows(document, path) if document
+                  else sweep_rows(path))
+    if len(lines) == len(HEADER):
         raise InputError("no kernel of ours has a peer at 16384 bytes in "
-                         "these sweeps: pass sweeps of a full `make bench`")
+                         "these files: pass a pairs file (`sweep pairs`) or "
+                         "a sweep of a full `make bench`")
     return "\n".join(lines) + "\n"
 
 
@@ -106,6 +231,11 @@ def main(argv):
     c = sub.add_parser("compact")
     c.add_argument("results")
     c.add_argument("out")
+    pr = sub.add_parser("pairs")
+    pr.add_argument("out")
+    pr.add_argument("--bin", default=kernel_registry.BUILT)
+    pr.add_argument("--seconds", type=float, default=2.0)
+    pr.add_argument("--size", type=int, default=HEADLINE_SIZE)
     h = sub.add_parser("headline")
     h.add_argument("sweeps", nargs="+")
     h.add_argument("--readme")
@@ -117,6 +247,14 @@ def main(argv):
         load(args.results)  # refuses what is not a results file
         with open(args.results, encoding="utf-8") as f:
             text = compact_text(json.load(f))
+        directory, name = (args.out.rsplit("/", 1) if "/" in args.out
+                           else (".", args.out))
+        with StagedFiles(directory) as files:
+            files.add_text(name, text)
+            files.commit()
+        return 0
+    if args.command == "pairs":
+        text = pairs_text(pairs_document(args.bin, args.size, args.seconds))
         directory, name = (args.out.rsplit("/", 1) if "/" in args.out
                            else (".", args.out))
         with StagedFiles(directory) as files:

@@ -1,6 +1,6 @@
 /* OpenSSL's CBC ciphers that have no kernel of ours (3DES, Blowfish from
  * the legacy provider, Camellia), through EVP as registry kernels: the
- * seeds' other disk ciphers, for comparison. Without padding: messages are
+ * FreeBSD GELI sector table's other ciphers, for comparison. Without padding: messages are
  * whole blocks. */
 #include <stdio.h>
 #include <string.h>
@@ -75,7 +75,7 @@ static int cbc_check(const kernel *k, const kernel_args *a, size_t len,
 }
 
 /* Per-key setup outside the timed loop, as for LIONESS: Blowfish's key
- * schedule alone costs some 80,000 cycles. A prepared context keeps its key
+ * schedule alone costs more than encrypting a whole sector. A prepared context keeps its key
  * and direction and only takes the IV per message. */
 static void cbc_prepare(const kernel *k, const isa_variant *v, kernel_args *a)
 {

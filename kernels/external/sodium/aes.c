@@ -37,12 +37,6 @@ static void sodium_aes256gcm_prepare(const kernel *k, const isa_variant *v,
     a->prepared = st;
 }
 
-static void sodium_aes256gcm_release(const kernel *k, kernel_args *a)
-{
-    (void)k;
-    free(a->prepared);
-}
-
 static int sodium_aes256gcm_run(const kernel *k, const isa_variant *v,
                                 const kernel_args *a, const uint8_t *in,
                                 size_t len, uint8_t *out)
@@ -79,5 +73,4 @@ const kernel kernel_sodium_aes256gcm = {
     .reference = &kernel_aes256_gcm,
     .unavailable = sodium_aes256gcm_unavailable,
     .prepare = sodium_aes256gcm_prepare,
-    .release = sodium_aes256gcm_release,
 };

@@ -31,7 +31,7 @@ import time
 from dataclasses import dataclass
 
 from .. import registry as kernel_registry
-from ..charts import hbars, plt
+from ..drawing import hbars, plt
 from ..cli import ArgumentParser, run_main
 from ..errors import InputError
 from ..output import StagedFiles

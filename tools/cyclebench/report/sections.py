@@ -12,7 +12,7 @@ import time
 
 from matplotlib.colors import to_hex
 
-from ..charts import families, series, variant_colour
+from ..drawing import table_driven, variant_colour
 from ..leak.table import LEAK_CSV
 from ..peers import (COUNTER, SUMMARY_SIZES, comparisons, nearest_sizes,
                      ratio_text)
@@ -131,7 +131,7 @@ def ladder_charts(machine, size):
     results = machine.merged
     unit = clock_unit(results.context, "tsc")
     charts = []
-    for fam, panels in families(results).items():
+    for fam, panels in results.families().items():
         groups = []
         for panel, variants in panels.items():
             bars = [Bar(isa if isa != "external" else kernel, value,
@@ -149,16 +149,26 @@ def ladder_charts(machine, size):
     return charts
 
 
+def series_label(registry, kernel, isa):
+    """The ISA for ours, "(table-driven)" after it where its lookups follow
+    the key and data (as make plots' legends say); the kernel for a
+    peer's."""
+    if isa == "external":
+        return kernel
+    return isa + (" (table-driven)" if table_driven(registry, kernel, isa)
+                  else "")
+
+
 def size_charts(machine):
     results = machine.merged
     unit = clock_unit(results.context, "tsc")
     charts = []
-    for fam, panels in families(results).items():
+    for fam, panels in results.families().items():
         for panel, variants in panels.items():
-            lines = [Series(isa if isa != "external" else kernel,
+            lines = [Series(series_label(results.kernels, kernel, isa),
                             hex_colour(results.kernels, kernel, isa),
                             isa == "external",
-                            series(results, kernel, isa, COUNTER))
+                            results.series(kernel, isa, COUNTER))
                      for kernel, isa in variants]
             lines = [s for s in lines if s.points]
             if lines:

@@ -1,6 +1,6 @@
-"""`make scenario NAME=<name>`: one of the seeds' experiments, rerun on this
+"""`make scenario NAME=<name>`: one of the published experiments, rerun on this
 machine through `cyclebench bench`, as out/scenarios/<name>.md (a table in
-the seed's units), .csv, .png, and .json (the raw results). NAME=all runs
+the experiment's units), .csv, .png, and .json (the raw results). NAME=all runs
 every one of them, in the order of MODULES.
 
     PYTHONPATH=tools /usr/bin/python3 -m cyclebench.scenario NAME
@@ -11,7 +11,7 @@ A kernel the build lacks, or an ISA this CPU lacks, is a row that says so;
 it never stops the scenario.
 
 Adding a scenario is one module here and one line in MODULES below. The
-module defines SCENARIO = measure.Scenario(name, title, seed, kernels,
+module defines SCENARIO = measure.Scenario(name, title, experiment, kernels,
 sizes, table, chart[, repetitions=, extra_runs=]), where
 - table(m) takes the Measured (m.registry: the binary's kernels and
   their ISAs best first; m.runs: {label: Results}, "default" and one per

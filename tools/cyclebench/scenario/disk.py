@@ -2,10 +2,10 @@
 today: AES-XTS, HCTR2 and Adiantum beside ChaCha, at every ISA (ssse3 the
 constant-time software AES, generic the T-table AES that leaks), and
 OpenSSL's XTS as it runs and with AES-NI masked; then the other rows of
-the seed's table (AES-CBC, XChaCha, OpenSSL's older ciphers, memcpy as the
+the GELI table (AES-CBC, XChaCha, OpenSSL's older ciphers, memcpy as the
 memory line), kept as they were; every row with its leak verdicts (ctgrind
 and the t-test) when make leak-table has written them. bytes/sec, the
-seed's unit, and TSC ticks per byte, at 512- and 4096-byte sectors. Last,
+GELI table's unit, and TSC ticks per byte, at 512- and 4096-byte sectors. Last,
 the constant-time software AES against OpenSSL's at the same moments
 (`run --vs`), since their ratio follows the host's neighbours."""
 from ..leak.table import read_leak
@@ -20,11 +20,11 @@ CHOICES = ["aes128-xts", "aes256-xts", "aes128-hctr2", "aes256-hctr2",
            "adiantum", "adiantum20", "adiantum8",
            "chacha8", "chacha12", "chacha20"]
 OPENSSL = ["openssl:aes-128-xts", "openssl:aes-256-xts"]
-# The rest of the seed's table.
-SEED = ["aes128-cbc", "aes256-cbc", "xchacha8", "xchacha12", "xchacha20",
+# The rest of the GELI table.
+GELI_REST = ["aes128-cbc", "aes256-cbc", "xchacha8", "xchacha12", "xchacha20",
         "openssl:camellia-128-cbc", "openssl:camellia-256-cbc",
         "openssl:bf-cbc", "openssl:des-ede3-cbc", "memcpy"]
-KERNELS = CHOICES + OPENSSL + SEED
+KERNELS = CHOICES + OPENSSL + GELI_REST
 # Ours without AES instructions against OpenSSL's, both vector-permute AES:
 # ours keeps six blocks in flight and OpenSSL's one, so a busy sibling
 # hyperthread slows ours more (docs/method.md, "Ratios of the same
@@ -48,7 +48,7 @@ def table(m):
         t.add_variants(m, kernel, values)
     for kernel in OPENSSL:
         add_with_and_without_aesni(t, m, kernel, values)
-    for kernel in SEED:
+    for kernel in GELI_REST:
         t.add_variants(m, kernel, values)
     t.notes += [
         "One call encrypts one sector. bytes/sec is 10^9 / (TSC-timed "
@@ -71,7 +71,7 @@ def table(m):
         "PCLMULQDQ (its software AES path).",
         "OpenSSL's masked rows have no leak verdict of their own: make "
         "leak-table runs OpenSSL as it runs by default.",
-        "From aes128-cbc on, the rows of the seed's table, as it had them: "
+        "From aes128-cbc on, the rows of the FreeBSD GELI table, as it had them: "
         "AES-CBC (encryption, which is serial; its decryption runs blocks "
         "in parallel), XChaCha, OpenSSL's older ciphers, and memcpy as the "
         "memory-bandwidth line.",
@@ -89,7 +89,7 @@ def chart(t, m):
 
 SCENARIO = Scenario(
     "disk", "sector encryption at 512- and 4096-byte sectors: XTS, HCTR2, "
-    "Adiantum, ChaCha and the seed's ciphers, with leak verdicts",
+    "Adiantum, ChaCha and the GELI table's ciphers, with leak verdicts",
     "the FreeBSD GELI table", KERNELS, SIZES, table, chart,
     extra_runs=[ExtraRun("no-aesni", "openssl:aes", NO_AESNI_ENV)],
     paired_runs=PAIRS)

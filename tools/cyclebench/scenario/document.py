@@ -1,4 +1,4 @@
-"""A scenario's Markdown page: the seed, the machine, the commands it ran,
+"""A scenario's Markdown page: the published experiment, the machine, the commands it ran,
 warnings, the table and its notes."""
 from ..units import tsc_rate
 
@@ -19,7 +19,7 @@ def contention(m):
 
 def markdown(scenario, table, m, commands):
     parts = [f"# Scenario `{scenario.name}`: {scenario.title}\n",
-             f"Seed: {scenario.seed}.\n",
+             f"Published experiment: {scenario.experiment}.\n",
              f"Machine: {machine_line(m.context())}.\n",
              f"Rerun with `make scenario NAME={scenario.name}`; it ran:\n",
              "".join(f"    {c}\n" for c in commands) or "    (nothing)\n",

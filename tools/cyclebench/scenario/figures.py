@@ -1,6 +1,6 @@
 """A scenario's chart, from its table: bars per row, or lines across the
 size columns."""
-from ..charts import hbars, log2_size_axis, plt
+from ..drawing import hbars, log2_size_axis, plt
 
 
 def bar_chart(table, registry, title, columns, xlabel, log=False):

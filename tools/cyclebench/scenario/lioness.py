@@ -12,7 +12,7 @@ from .table import Column, Table
 
 SIZE = 509  # Tor's relay cell payload
 KERNELS = ["lioness", "lioness12", "lioness8", "lioness-x4",
-           "sodium:lioness", "tor-relay-cell"]
+           "sodium:lioness", "tor1-relay-originate"]
 
 
 def values(results, kernel, isa):
@@ -21,7 +21,7 @@ def values(results, kernel, isa):
 
 
 def relay_cell_note(kernel, isa):
-    if kernel != "tor-relay-cell":
+    if kernel != "tor1-relay-originate":
         return ""
     return "software AES (no AES-NI)" if isa.startswith("generic") \
         else "with AES-NI"
@@ -39,8 +39,8 @@ def table(m):
         "lioness-x4: LIONESS (ChaCha20) four cells per call, their BLAKE2b "
         "passes in the four lanes of one register; ns per block is per "
         "cell, from the same per-byte figure.",
-        "tor-relay-cell: Tor's relay crypto per 509-byte cell, AES-128-CTR "
-        "plus the running SHA-1 digest; its generic row is the "
+        "tor1-relay-originate (also named tor-relay-cell): Tor's relay "
+        "crypto per 509-byte cell, AES-128-CTR plus the running SHA-1 digest; its generic row is the "
         "without-AES-NI baseline.",
         "MiB/s is 2^20 bytes per second, from the TSC-timed ns/byte.",
     ]

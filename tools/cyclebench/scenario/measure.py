@@ -52,7 +52,7 @@ class PairedRun:
 class Scenario:
     name: str
     title: str
-    seed: str
+    experiment: str  # the published one it reruns
     kernels: list
     sizes: list
     table: Callable   # Measured -> Table

@@ -1,5 +1,5 @@
 """A scenario's table: a row per kernel variant, a column per figure in the
-seed's units, written as Markdown and CSV. A kernel the build lacks, or an
+published experiment's units, written as Markdown and CSV. A kernel the build lacks, or an
 ISA this CPU lacks, is a row that says so."""
 import csv
 import io

@@ -1,20 +1,21 @@
 """`make plots [RESULTS=file] [CLOCK=tsc|core]`: a results file's figures,
 as PNG and SVG, into out/plots/ (see charts.py for what each shows).
 
-    PYTHONPATH=tools /usr/bin/python3 -m cyclebench.plot [RESULTS]
+    PYTHONPATH=.:tools /usr/bin/python3 -m plots [RESULTS]
         [--out=out/plots] [--clock=tsc|core] [--ladder-size=576]
 """
 import sys
 
+from cyclebench.cli import ArgumentParser
+from cyclebench.output import StagedFiles
+from cyclebench.results import load
+from cyclebench.units import CLOCK_COUNTERS
+
 from .charts import results_figures
-from .cli import ArgumentParser, run_main
-from .output import StagedFiles
-from .results import load
-from .units import CLOCK_COUNTERS
 
 
 def main(argv):
-    parser = ArgumentParser(prog="python3 -m cyclebench.plot",
+    parser = ArgumentParser(prog="python3 -m plots",
                             description=__doc__)
     parser.add_argument("results", nargs="?",
                         default="out/results/latest.json",
@@ -42,6 +43,3 @@ def main(argv):
           f"{args.results}: {', '.join(stems)}")
     return 0
 
-
-if __name__ == "__main__":
-    run_main(main, "plots")

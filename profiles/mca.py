@@ -1,7 +1,7 @@
 """llvm-mca, LLVM's static model of a core's pipeline: find it, name the
 model, run it on a loop body, and read what it says (cycles per
 iteration, pressure per port, and the bottleneck -bottleneck-analysis
-finds), as llvm-mca 19 prints it (tests/fixtures/profiles/ holds real
+finds), as llvm-mca 19 prints it (profiles/fixtures/ holds real
 output).
 
 Parsing uses only the standard library: the tests import this under any

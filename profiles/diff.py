@@ -1,6 +1,6 @@
 """make diff: two kernel variants' hottest code, side by side.
 
-    PYTHONPATH=tools /usr/bin/python3 -m cyclebench.profile.diff A B
+    PYTHONPATH=.:tools /usr/bin/python3 -m profiles.diff A B
         [--symbols=1] [--size=509] [--seconds=3] [--mcpu=native]
         [--bin=build/cyclebench] [--out=out]
 
@@ -18,7 +18,7 @@ import os
 import re
 import sys
 
-from ..output import StagedFiles
+from cyclebench.output import StagedFiles
 from . import perf_parse, profiler
 
 # Mnemonic families, matched after a leading AVX "v" is dropped.

@@ -1,6 +1,6 @@
 """make profile: one kernel variant under `perf record`, split per function.
 
-    PYTHONPATH=tools /usr/bin/python3 -m cyclebench.profile KERNEL
+    PYTHONPATH=.:tools /usr/bin/python3 -m profiles KERNEL
         [--isa=NAME] [--size=509] [--seconds=3] [--call-graph=fp|dwarf]
         [--mcpu=native] [--bin=build/cyclebench] [--out=out]
 

@@ -1,5 +1,5 @@
 """Parsers for the text perf prints: `perf report --stdio` and
-`perf annotate --stdio`, as perf 6.1 formats them (tests/fixtures/profiles/
+`perf annotate --stdio`, as perf 6.1 formats them (profiles/fixtures/
 holds real samples of both).
 
 Only the standard library: the tests import this under any Python 3.
