@@ -665,8 +665,13 @@ static void test_xctr_polyval(const aes_impl *impl)
 /* The single rounds other primitives build on (AEGIS): FIPS-197 appendix
  * B's first round, then random states against each other and against
  * AESENC where the CPU has it. */
+#if defined(__clang__) /* the sanitized build's compiler */
+#pragma clang attribute push(__attribute__((target("ssse3,aes"))), \
+                             apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("ssse3,aes")
+#endif
 #include <wmmintrin.h>
 
 #include "../../kernels/aes/aes_round_ssse3.h"
@@ -686,7 +691,11 @@ static void round_aesni(uint8_t out[16], const uint8_t in[16],
                      _mm_aesenc_si128(_mm_loadu_si128((const __m128i *)in),
                                       _mm_loadu_si128((const __m128i *)rk)));
 }
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
 
 typedef void round_fn(uint8_t out[16], const uint8_t in[16],
                       const uint8_t rk[16]);

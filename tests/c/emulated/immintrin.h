@@ -17,6 +17,17 @@
 #include <wmmintrin.h>    /* AES-NI and PCLMULQDQ */
 #include <x86gprintrin.h> /* _addcarry_u64 and friends, as the real one */
 
+#if defined(__clang__)
+/* clang declares it in adxintrin.h, which only its own immintrin.h may
+ * include: the same builtin, as that header wraps it. */
+static inline __attribute__((always_inline)) unsigned char
+_addcarry_u64(unsigned char c, unsigned long long a, unsigned long long b,
+              unsigned long long *out)
+{
+    return __builtin_ia32_addcarryx_u64(c, a, b, out);
+}
+#endif
+
 typedef union {
     __m128i x[2];
 } __m256i;
