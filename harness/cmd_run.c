@@ -346,6 +346,8 @@ int cmd_run(int argc, char **argv)
         if (check_kernel_args(o.vs_k, &vs_a, o.size))
             return EXIT_USAGE;
     }
+    if (refuse_emulated("run"))
+        return EXIT_USAGE;
     if (sysctl_pin(sysctl_default_cpu(), err, sizeof err)) {
         usage_error("%s", err);
         return 1;
