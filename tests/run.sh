@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # tests/run.sh [BUILD_DIR [PROGRAM...]]: runs every test program (plain and
-# sanitized, from tests/c/), the CLI tests (tests/cli/) and the Python
-# tests' wrappers (tests/py/), or only the PROGRAMs named, then prints the
-# one closing line CI reads: "N passed, N failed".
+# sanitized, from tests/c/), the CLI tests (tests/cli/), the Python tests'
+# wrappers (tests/py/) and, on an x86-64 host, the aarch64 cross-build's
+# programs under qemu (tests/run_aarch64.sh; TEST_SET=aarch64 runs those
+# alone), or only the PROGRAMs named, then prints the one closing line CI
+# reads: "N passed, N failed".
 #
 # Programs run side by side, TEST_JOBS at a time (default: the CPU count),
 # longest first by the times of the last run (BUILD_DIR/test-times). Each
@@ -61,8 +63,18 @@ stale() {
 program() {
     stale "$2" || { runnable "$2" && add "$@"; }
 }
+# The arm64 pass on an x86-64 host: the aarch64 cross-build's programs
+# under qemu (tests/run_aarch64.sh lists them).
+aarch64() {
+    local label command
+    while IFS=$'\t' read -r label command; do
+        names+=("$label"); commands+=("$command")
+    done < <(tests/run_aarch64.sh --jobs "$build/aarch64")
+}
 if [ $# -gt 0 ]; then
     for t in "$@"; do program "$(basename "$t")" "$t"; done
+elif [ "${TEST_SET:-all}" = aarch64 ]; then
+    aarch64
 else
     for t in "$build"/tests/test_*; do program "$(basename "$t")" "$t"; done
     for t in "$build"/asan-tests/test_*; do
@@ -71,6 +83,7 @@ else
     for t in tests/cli/*_test.sh tests/py/*_test.sh; do
         program "$(basename "$t")" "$t" "$build/cyclebench"
     done
+    [ "$(uname -m)" != x86_64 ] || aarch64
 fi
 
 # Longest first, by the last run's times: two CPUs finish together when

@@ -14,12 +14,14 @@
 #include "../../kernels/aes/aes_internal.h"
 #include "../../kernels/polyval/polyval.h"
 #include "check.h"
-#include "emulated/emulated.h"
 #include "vectors.h"
 #include "wycheproof.h"
 
 #define MAX_LEN 4096
 #define TRIALS 120
+
+#if defined(__x86_64__)
+#include "emulated/emulated.h"
 
 /* aes_vaes_avx512.c on stand-in intrinsics: four blocks per vector on four
  * xmm lanes (tests/c/emulated/emulated.h), its row built as aes.c builds
@@ -31,6 +33,7 @@ static const aes_impl vaes_avx512_emulated =
     AES_ROW("vaes-avx512 (emulated zmm)", vaes_avx512_emulated,
             vaes_avx512_emulated, aes_xctr_polyval_vaes_avx512_emulated,
             EMULATED_CPU);
+#endif
 
 static int usable(const aes_impl *impl)
 {
@@ -665,6 +668,7 @@ static void test_xctr_polyval(const aes_impl *impl)
 /* The single rounds other primitives build on (AEGIS): FIPS-197 appendix
  * B's first round, then random states against each other and against
  * AESENC where the CPU has it. */
+#if defined(__x86_64__)
 #if defined(__clang__) /* the sanitized build's compiler */
 #pragma clang attribute push(__attribute__((target("ssse3,aes"))), \
                              apply_to = function)
@@ -695,6 +699,7 @@ static void round_aesni(uint8_t out[16], const uint8_t in[16],
 #pragma clang attribute pop
 #else
 #pragma GCC pop_options
+#endif
 #endif
 
 typedef void round_fn(uint8_t out[16], const uint8_t in[16],
@@ -834,7 +839,9 @@ int main(void)
     size_t n = 0;
     for (const aes_impl *impl = aes_impls; impl->v.isa; impl++)
         impls[n++] = impl;
+#if defined(__x86_64__)
     impls[n++] = &vaes_avx512_emulated;
+#endif
     for (size_t i = 0; i < n; i++) {
         const aes_impl *impl = impls[i];
         test_fips197(impl);
@@ -860,8 +867,10 @@ int main(void)
         test_xctr_polyval(impl);
     }
     test_single_round("aes_round_generic", aes_round_generic, 0);
+#if defined(__x86_64__)
     test_single_round("aes_round_ssse3", round_ssse3, CPU_SSSE3);
     test_single_round("AESENC", round_aesni, CPU_AESNI);
+#endif
     test_gcm_kernel_rejects(&kernel_aes128_gcm);
     test_gcm_kernel_rejects(&kernel_aes256_gcm);
     test_gcm_kernel_rejects(&kernel_openssl_aes128_gcm);
