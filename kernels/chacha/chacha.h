@@ -59,7 +59,8 @@ typedef struct chacha_impl {
 extern const chacha_impl chacha_impls[];
 
 chacha_stream_xor_fn chacha_stream_xor_generic, chacha_stream_xor_sse2,
-    chacha_stream_xor_ssse3, chacha_stream_xor_avx2, chacha_stream_xor_avx512;
+    chacha_stream_xor_ssse3, chacha_stream_xor_avx2, chacha_stream_xor_avx512,
+    chacha_stream_xor_neon;
 hchacha_fn hchacha_generic;
 chacha_stream_xor2_fn chacha_stream_xor2_avx512;
 
