@@ -43,7 +43,8 @@ extern const blake2b_impl blake2b_impls[];
 blake2b_compress_fn blake2b_compress_generic, blake2b_compress_sse41,
     blake2b_compress_neon,
     blake2b_compress_avx2, blake2b_compress_avx512;
-blake2b_compress_x4_fn blake2b_compress_x4_avx2, blake2b_compress_x4_avx512;
+blake2b_compress_x4_fn blake2b_compress_x4_avx2, blake2b_compress_x4_avx512,
+    blake2b_compress_x4_neon;
 
 typedef struct blake2b_state {
     uint64_t h[8];

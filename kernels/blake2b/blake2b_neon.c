@@ -192,3 +192,100 @@ void blake2b_compress_neon(uint64_t h[8], uint64_t t[2],
     t[0] = t0;
     t[1] = t1;
 }
+
+/* Multi-buffer: two chains a pass, one per 64-bit lane, register i holding
+ * state word i of both (the layout of blake2b_x4_ymm.h at half its width).
+ * The two chains' G's keep both vector pipes busy where one chain's
+ * dependent steps leave them idle; four chains at once would need the
+ * 32 registers for the state alone, so the four run as two pairs. */
+
+/* m[i] = word i of each of the two blocks. */
+BLAKE2B_INLINE void blake2b_load_x2_neon(uint64x2_t m[16], const uint8_t *a,
+                                         const uint8_t *b)
+{
+    for (int i = 0; i < 16; i += 2) {
+        uint64x2_t ra = vreinterpretq_u64_u8(vld1q_u8(a + 8 * i));
+        uint64x2_t rb = vreinterpretq_u64_u8(vld1q_u8(b + 8 * i));
+        m[i] = vzip1q_u64(ra, rb);
+        m[i + 1] = vzip2q_u64(ra, rb);
+    }
+}
+
+BLAKE2B_INLINE void blake2b_g_x2_neon(uint64x2_t v[16], unsigned a,
+                                      unsigned b, unsigned c, unsigned d,
+                                      uint64x2_t x, uint64x2_t y)
+{
+    v[a] = blake2b_add3_neon(v[a], x, v[b]);
+    v[d] = blake2b_ror32_neon(veorq_u64(v[d], v[a]));
+    v[c] = vaddq_u64(v[c], v[d]);
+    v[b] = blake2b_ror24_neon(veorq_u64(v[b], v[c]));
+    v[a] = blake2b_add3_neon(v[a], y, v[b]);
+    v[d] = blake2b_ror16_neon(veorq_u64(v[d], v[a]));
+    v[c] = vaddq_u64(v[c], v[d]);
+    v[b] = blake2b_ror63_neon(veorq_u64(v[b], v[c]));
+}
+
+BLAKE2B_INLINE void blake2b_round_x2_neon(uint64x2_t v[16],
+                                          const uint64x2_t m[16], unsigned r)
+{
+    const uint8_t *z = blake2b_sigma[r];
+    blake2b_g_x2_neon(v, 0, 4, 8, 12, m[z[0]], m[z[1]]);
+    blake2b_g_x2_neon(v, 1, 5, 9, 13, m[z[2]], m[z[3]]);
+    blake2b_g_x2_neon(v, 2, 6, 10, 14, m[z[4]], m[z[5]]);
+    blake2b_g_x2_neon(v, 3, 7, 11, 15, m[z[6]], m[z[7]]);
+    blake2b_g_x2_neon(v, 0, 5, 10, 15, m[z[8]], m[z[9]]);
+    blake2b_g_x2_neon(v, 1, 6, 11, 12, m[z[10]], m[z[11]]);
+    blake2b_g_x2_neon(v, 2, 7, 8, 13, m[z[12]], m[z[13]]);
+    blake2b_g_x2_neon(v, 3, 4, 9, 14, m[z[14]], m[z[15]]);
+}
+
+/* Chains j and j + 1 of h, from blocks a and b, the counter from t. */
+static __attribute__((noinline)) void
+blake2b_compress_x2_neon(uint64_t h[8][4], unsigned j, const uint64_t t[2],
+                         const uint8_t *a, const uint8_t *b, size_t nblocks,
+                         uint64_t inc, uint64_t f0)
+{
+    uint64_t t0 = t[0], t1 = t[1];
+    for (; nblocks; nblocks--, a += BLAKE2B_BLOCK_BYTES,
+                    b += BLAKE2B_BLOCK_BYTES) {
+        uint64x2_t m[16], v[16];
+        blake2b_load_x2_neon(m, a, b);
+        t0 += inc;
+        t1 += t0 < inc;
+        for (unsigned i = 0; i < 8; i++) {
+            v[i] = vld1q_u64(&h[i][j]);
+            v[i + 8] = vdupq_n_u64(blake2b_iv[i]);
+        }
+        v[12] = veorq_u64(v[12], vdupq_n_u64(t0));
+        v[13] = veorq_u64(v[13], vdupq_n_u64(t1));
+        v[14] = veorq_u64(v[14], vdupq_n_u64(f0));
+        blake2b_round_x2_neon(v, m, 0);
+        blake2b_round_x2_neon(v, m, 1);
+        blake2b_round_x2_neon(v, m, 2);
+        blake2b_round_x2_neon(v, m, 3);
+        blake2b_round_x2_neon(v, m, 4);
+        blake2b_round_x2_neon(v, m, 5);
+        blake2b_round_x2_neon(v, m, 6);
+        blake2b_round_x2_neon(v, m, 7);
+        blake2b_round_x2_neon(v, m, 8);
+        blake2b_round_x2_neon(v, m, 9);
+        blake2b_round_x2_neon(v, m, 10);
+        blake2b_round_x2_neon(v, m, 11);
+        for (unsigned i = 0; i < 8; i++)
+            vst1q_u64(&h[i][j], veorq_u64(vld1q_u64(&h[i][j]),
+                                          veorq_u64(v[i], v[i + 8])));
+    }
+}
+
+void blake2b_compress_x4_neon(uint64_t h[8][4], uint64_t t[2],
+                              const uint8_t *const blocks[4], size_t nblocks,
+                              uint64_t inc, uint64_t f0)
+{
+    blake2b_compress_x2_neon(h, 0, t, blocks[0], blocks[1], nblocks, inc, f0);
+    blake2b_compress_x2_neon(h, 2, t, blocks[2], blocks[3], nblocks, inc, f0);
+    /* Both pairs advanced the counter from t; so does t, by the bytes
+     * of all blocks at once (less than 2^64, so it carries at most once). */
+    uint64_t bytes = nblocks * inc;
+    t[0] += bytes;
+    t[1] += t[0] < bytes;
+}
