@@ -3,10 +3,10 @@
  * the avx2 file's ymm does (its unpacks work within each 128-bit half), with
  * the scalar core for short calls and tails. Four lanes rather than two:
  * the chain from one group's products through the carries to the next is
- * then paid once per 64 bytes. The loop's multiply narrows h and the rows
- * of r to 32-bit words once a group and uses umull/umlal, which take the
- * low or high two words of each operand, instead of narrowing for each of
- * the 25 products. */
+ * then paid once per 64 bytes. The loop's multiply narrows h to 32-bit
+ * words once a group and uses umull/umlal, which take the low or high two
+ * words of each operand, instead of narrowing for each of the 25
+ * products. */
 #include <arm_neon.h>
 
 #include "poly1305.h"
@@ -106,15 +106,16 @@ POLY1305_INLINE uint32x4_t narrow_neon(VEC a)
                       vreinterpretq_u32_u64(a.v[1]));
 }
 
-/* vector_mul for the loop: the same products and sums, with h and the
- * rows narrowed once. */
+/* vector_mul for the loop: the same products and sums, with h narrowed
+ * once. The loop's rows hold r^4 in every lane, so each is one 32-bit
+ * word loaded into all four (ld1r) rather than four lanes narrowed. */
 POLY1305_INLINE void mul_loop_neon(VEC h[5],
                                    const uint64_t (*rows)[POLY1305_MAX_LANES])
 {
     uint32x4_t r[9], hn[5];
     VEC d[5];
     for (int k = 0; k < 9; k++)
-        r[k] = narrow_neon(v_load_neon(rows[k]));
+        r[k] = vld1q_dup_u32((const uint32_t *)rows[k]);
     for (int i = 0; i < 5; i++)
         hn[i] = narrow_neon(h[i]);
     for (int j = 0; j < 5; j++) {
