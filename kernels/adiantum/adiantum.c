@@ -43,6 +43,7 @@ const adiantum_impl adiantum_impls[] = {
     { { "avx2", CPU_AVX2 }, "avx2", "avx2", "avx2", NULL },
     { { "sse2", CPU_SSE2 }, "sse2", "sse2", "generic", NULL },
 #elif defined(__aarch64__)
+    { { "neon", CPU_NEON }, "neon", "neon", "neon", NULL },
 #endif
     { { "generic", 0 }, "generic", "generic", "generic",
       ADIANTUM_GENERIC_AES_FROM },

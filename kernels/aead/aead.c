@@ -18,6 +18,7 @@ const aead_impl aead_impls[] = {
     { { "avx512", CPU_AVX512 | CPU_AVX2 }, "avx512", "avx512" },
     { { "avx2", CPU_AVX2 }, "avx2", "avx2" },
 #elif defined(__aarch64__)
+    { { "neon", CPU_NEON }, "neon", "neon" },
 #endif
     { { "generic", 0 }, "generic", "generic" },
     { { NULL, 0 }, NULL, NULL },

@@ -14,6 +14,8 @@ const blake2b_impl blake2b_impls[] = {
     { { "avx2", CPU_AVX2 }, blake2b_compress_avx2, blake2b_compress_x4_avx2 },
     { { "sse41", CPU_SSE41 }, blake2b_compress_sse41, NULL },
 #elif defined(__aarch64__)
+    { { "neon", CPU_NEON }, blake2b_compress_neon,
+      blake2b_compress_x4_neon },
 #endif
     { { "generic", 0 }, blake2b_compress_generic, NULL },
     { { NULL, 0 }, NULL, NULL },

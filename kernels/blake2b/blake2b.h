@@ -46,6 +46,8 @@ blake2b_compress_fn blake2b_compress_sse41, blake2b_compress_avx2,
     blake2b_compress_avx512;
 blake2b_compress_x4_fn blake2b_compress_x4_avx2, blake2b_compress_x4_avx512;
 #elif defined(__aarch64__)
+blake2b_compress_fn blake2b_compress_neon;
+blake2b_compress_x4_fn blake2b_compress_x4_neon;
 #endif
 
 typedef struct blake2b_state {

@@ -14,6 +14,7 @@ const chacha_impl chacha_impls[] = {
     { { "ssse3", CPU_SSSE3 }, chacha_stream_xor_ssse3, hchacha_generic, NULL },
     { { "sse2", CPU_SSE2 }, chacha_stream_xor_sse2, hchacha_generic, NULL },
 #elif defined(__aarch64__)
+    { { "neon", CPU_NEON }, chacha_stream_xor_neon, hchacha_generic, NULL },
 #endif
     { { "generic", 0 }, chacha_stream_xor_generic, hchacha_generic, NULL },
     { { NULL, 0 }, NULL, NULL, NULL },

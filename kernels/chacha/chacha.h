@@ -65,6 +65,7 @@ chacha_stream_xor_fn chacha_stream_xor_sse2, chacha_stream_xor_ssse3,
     chacha_stream_xor_avx2, chacha_stream_xor_avx512;
 chacha_stream_xor2_fn chacha_stream_xor2_avx512;
 #elif defined(__aarch64__)
+chacha_stream_xor_fn chacha_stream_xor_neon;
 #endif
 
 /* Layouts on top of an implementation. Arguments are checked by callers

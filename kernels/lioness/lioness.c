@@ -20,6 +20,7 @@ const lioness_impl lioness_impls[] = {
     { { "ssse3", CPU_SSSE3 }, "ssse3", "generic" },
     { { "sse2", CPU_SSE2 }, "sse2", "generic" },
 #elif defined(__aarch64__)
+    { { "neon", CPU_NEON }, "neon", "neon" },
 #endif
     { { "generic", 0 }, "generic", "generic" },
     { { NULL, 0 }, NULL, NULL },

@@ -15,6 +15,7 @@ const nh_impl nh_impls[] = {
     { { "avx2", CPU_AVX2 }, nh_sums_avx2 },
     { { "sse2", CPU_SSE2 }, nh_sums_sse2 },
 #elif defined(__aarch64__)
+    { { "neon", CPU_NEON }, nh_sums_neon },
 #endif
     { { "generic", 0 }, nh_sums_generic },
     { { NULL, 0 }, NULL },

@@ -54,6 +54,7 @@ nh_sums_fn nh_sums_generic;
 #if defined(__x86_64__)
 nh_sums_fn nh_sums_sse2, nh_sums_avx2, nh_sums_avx512;
 #elif defined(__aarch64__)
+nh_sums_fn nh_sums_neon;
 #endif
 
 /* The key from NH_KEY_BYTES bytes (its words little-endian). */

@@ -16,6 +16,7 @@ const poly1305_impl poly1305_impls[] = {
     { { "avx512", CPU_AVX512 | CPU_AVX2 }, poly1305_blocks_avx512 },
     { { "avx2", CPU_AVX2 }, poly1305_blocks_avx2 },
 #elif defined(__aarch64__)
+    { { "neon", CPU_NEON }, poly1305_blocks_neon },
 #endif
     { { "generic", 0 }, poly1305_blocks_generic },
     { { NULL, 0 }, NULL },

@@ -59,6 +59,7 @@ poly1305_blocks_fn poly1305_blocks_generic;
 poly1305_blocks_fn poly1305_blocks_avx2, poly1305_blocks_avx512,
     poly1305_blocks_avx512ifma;
 #elif defined(__aarch64__)
+poly1305_blocks_fn poly1305_blocks_neon;
 #endif
 
 /* Setup and finish are the same for every ISA: they touch the scalar
