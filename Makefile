@@ -15,7 +15,12 @@ CFLAGS  := -std=c11 $(OPT) -g -Wall -Wextra -Werror -D_GNU_SOURCE
 CXXFLAGS := -std=c++17 $(OPT) -g -Wall -Wextra -Werror
 # libbenchmark is C++: gbench.cc is the one C++ file, and every link pulls in
 # the C++ runtime for it.
-LDLIBS  := -lbenchmark -lpfm -lsodium -lcrypto -lstdc++ -lpthread -lm
+# libgcrypt, the third peer (kernels/external/gcrypt/): GCRYPT= builds
+# without it (the arm64 cross build), its kernels then listed with why not.
+GCRYPT  ?= 1
+CFLAGS  += $(if $(GCRYPT),-DCB_HAVE_GCRYPT)
+GCRYPT_LIBS := $(if $(GCRYPT),-lgcrypt)
+LDLIBS  := -lbenchmark -lpfm -lsodium -lcrypto $(GCRYPT_LIBS) -lstdc++ -lpthread -lm
 
 # Kernel sources are kernels/<primitive>/<primitive>.c (the table and the
 # registry kernels) or kernels/<primitive>/<primitive>_<suffix>.c, where the
@@ -64,6 +69,7 @@ HARNESS_SRC := $(wildcard harness/*.c harness/*.cc) \
                $(filter-out leak/ctgrind_driver.c,$(wildcard leak/*.c))
 TEST_SRC    := $(wildcard tests/c/test_*.c)
 TEST_SUPPORT_SRC := tests/c/check.c tests/c/json.c tests/c/vectors.c tests/c/leak_controls.c \
+                    tests/c/peers.c \
                     tests/c/wycheproof.c
 
 KERNEL_OBJ  := $(KERNEL_SRC:%.c=$(BUILD)/obj/%.o)
@@ -174,7 +180,7 @@ $(BUILD)/asan-emulated/%.o: %.c
 CTGRIND_DRIVER := $(BUILD)/ctgrind-driver
 CTGRIND_CONTROLS := $(BUILD)/tests/ctgrind-controls
 # What the kernels link with, without the harness's libraries.
-KERNEL_LDLIBS := -lsodium -lcrypto -lpthread -lm
+KERNEL_LDLIBS := -lsodium -lcrypto $(GCRYPT_LIBS) -lpthread -lm
 $(CTGRIND_DRIVER): $(BUILD)/obj/leak/ctgrind_driver.o $(KERNEL_OBJ) $(BUILD)/obj/harness/args.o
 	$(CC) $(CFLAGS) $^ -o $@ $(KERNEL_LDLIBS)
 
@@ -187,7 +193,7 @@ $(CTGRIND_CONTROLS): $(BUILD)/obj/tests/c/ctgrind_controls.o $(BUILD)/obj/tests/
 FUZZ_CC := clang-14
 FUZZ_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE \
     -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
-    -fno-omit-frame-pointer
+    -fno-omit-frame-pointer $(if $(GCRYPT),-DCB_HAVE_GCRYPT)
 FUZZ_KERNEL_OBJ := $(KERNEL_SRC:%.c=$(BUILD)/fuzz/%.o)
 FUZZ_BIN := $(BUILD)/fuzz/fuzz-kernel $(BUILD)/fuzz/fuzz-cli
 

@@ -14,6 +14,7 @@
 #include "../../kernels/aes/aes_internal.h"
 #include "../../kernels/polyval/polyval.h"
 #include "check.h"
+#include "peers.h"
 #include "emulated/emulated.h"
 #include "json.h"
 #include "vectors.h"
@@ -867,6 +868,15 @@ int main(void)
     test_gcm_kernel_rejects(&kernel_openssl_aes128_gcm);
     test_gcm_kernel_rejects(&kernel_openssl_aes256_gcm);
     test_gcm_kernel_rejects(&kernel_sodium_aes256gcm);
+    test_gcm_kernel_rejects(&kernel_gcrypt_aes128_gcm);
+    test_gcm_kernel_rejects(&kernel_gcrypt_aes256_gcm);
+    static const char *const gcrypt[] = {
+        "gcrypt:aes-128-ctr", "gcrypt:aes-256-ctr", "gcrypt:aes-128-cbc",
+        "gcrypt:aes-256-cbc", "gcrypt:aes-128-xts", "gcrypt:aes-256-xts",
+        "gcrypt:aes-128-gcm", "gcrypt:aes-256-gcm",
+    };
+    for (size_t i = 0; i < sizeof gcrypt / sizeof gcrypt[0]; i++)
+        check_gcrypt_peer(gcrypt[i], 300, 50 + i);
     test_self_tests();
     test_prepared();
     return check_finish();

@@ -12,6 +12,7 @@
 #include "../../kernels/kernel.h"
 #include "../../kernels/poly1305/poly1305.h"
 #include "check.h"
+#include "peers.h"
 #include "emulated/emulated.h"
 #include "vectors.h"
 
@@ -244,5 +245,6 @@ int main(void)
         test_every_length(impls[i], generic);
     }
     test_self_tests();
+    check_gcrypt_peer("gcrypt:poly1305", 300, 70);
     return check_finish();
 }

@@ -23,7 +23,9 @@ matplotlib.use("Agg")
 ISA_PALETTE = ["tab:blue", "tab:green", "tab:red", "tab:purple", "tab:brown",
                "tab:pink", "tab:orange", "tab:olive", "darkgoldenrod",
                "magenta", "tab:cyan", "teal", "navy", "lime"]
-LIBRARY_COLOURS = {"openssl": "black", "sodium": "dimgray"}
+# Greys apart enough to tell the peers' hatched bars from one another.
+LIBRARY_COLOURS = {"openssl": "black", "sodium": "dimgray",
+                   "gcrypt": "darkgray"}
 
 
 def variant_colour(registry, kernel, isa):
