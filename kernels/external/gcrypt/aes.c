@@ -11,11 +11,27 @@
  * other to one with GCRY_CIPHER_CBC_CTS, whose stealing swaps the last two
  * blocks, as our aes128-cbc's CS2 ordering does for a partial block (for
  * whole blocks libgcrypt's CTS would swap them too, CS2 would not). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../aes/aes.h"
 #include "gcry.h"
+
+/* What libgcrypt refuses and ours takes: an XTS data unit over 2^20
+ * blocks, IEEE 1619's limit. */
+static int gcrypt_aes_check(const kernel *k, const kernel_args *a, size_t len,
+                            char *err, size_t errlen)
+{
+    (void)a;
+    if ((k->param != GCRYPT_AES128_XTS && k->param != GCRYPT_AES256_XTS) ||
+        len <= (16u << 20))
+        return 0;
+    snprintf(err, errlen, "%s takes at most 2^20 blocks (16 MiB) per data "
+             "unit (got %zu bytes): use %s for longer ones", k->name, len,
+             k->reference->name);
+    return -1;
+}
 
 #ifdef CB_HAVE_GCRYPT
 static int is_cbc(unsigned id)
@@ -166,6 +182,7 @@ static int gcrypt_aes_run(const kernel *k, const isa_variant *v,
         .table = external_row,                                                \
         .row_size = sizeof external_row[0],                                   \
         .param = id,                                                          \
+        .check = gcrypt_aes_check,                                            \
         .run = gcrypt_aes_run,                                                \
         .reference = &ref,                                                    \
         .unavailable = gcrypt_kernel_unavailable,                             \
