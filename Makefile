@@ -26,10 +26,6 @@ BUILD   := build/$(ARCH)
 endif
 CC      := $(CROSS)gcc
 CXX     := $(CROSS)g++
-# libgcrypt's -dev package cannot be installed for two architectures at
-# once, so only a native build links it; kernels/external/gcrypt/ is left
-# out of a cross build. Code that uses it is compiled under CB_HAVE_GCRYPT.
-WITH_GCRYPT := $(if $(CROSS),,yes)
 PYTHON  ?= /usr/bin/python3
 # The Python tools run as modules: the core package tools/cyclebench/ and
 # the features above it at the top, plots/ and profiles/ ($(PYTOOL) plots,
@@ -38,9 +34,16 @@ PYTOOL  = PYTHONPATH='$(CURDIR):$(CURDIR)/tools' $(PYTHON) -m
 OPT     ?= -O3
 CFLAGS  := -std=c11 $(OPT) -g -Wall -Wextra -Werror -D_GNU_SOURCE
 CXXFLAGS := -std=c++17 $(OPT) -g -Wall -Wextra -Werror
+# libgcrypt, the third peer (kernels/external/gcrypt/): GCRYPT= builds
+# without it, its kernels then listed with why not. A cross build does so
+# by default: Debian's libgcrypt20-dev cannot be installed for two
+# architectures at once.
+GCRYPT  ?= $(if $(CROSS),,1)
+CFLAGS  += $(if $(GCRYPT),-DCB_HAVE_GCRYPT)
+GCRYPT_LIBS := $(if $(GCRYPT),-lgcrypt)
 # libbenchmark is C++: gbench.cc is the one C++ file, and every link pulls in
 # the C++ runtime for it.
-LDLIBS  := -lbenchmark -lpfm -lsodium -lcrypto -lstdc++ -lpthread -lm
+LDLIBS  := -lbenchmark -lpfm -lsodium -lcrypto $(GCRYPT_LIBS) -lstdc++ -lpthread -lm
 
 # Kernel sources are kernels/<primitive>/<primitive>.c (the table and the
 # registry kernels) or kernels/<primitive>/<primitive>_<suffix>.c, where the
@@ -90,12 +93,10 @@ KERNEL_ROLES := kernels internal
 isa_of = $(patsubst $(notdir $(patsubst %/,%,$(dir $1)))_%,%,$(basename $(notdir $1)))
 isa_flags = $(if $(filter kernels/external/%,$1),,$(FLAGS_$(call isa_of,$1)))
 
-# Sources of the other architecture's ISAs, and the libraries this build
-# does not link.
+# Sources of the other architecture's ISAs.
 other_arch_src = $(foreach f,$1,$(if $(filter kernels/external/%,$f),,$(if \
     $(filter $(call isa_of,$f),$(OTHER_ISAS)),$f)))
-SKIPPED_SRC = $(call other_arch_src,$(wildcard kernels/*/*.c)) \
-              $(if $(WITH_GCRYPT),,$(wildcard kernels/external/gcrypt/*.c))
+SKIPPED_SRC = $(call other_arch_src,$(wildcard kernels/*/*.c))
 KERNEL_SRC  := $(filter-out $(SKIPPED_SRC),\
                $(wildcard kernels/*.c kernels/*/*.c kernels/external/*/*.c))
 # A kernel source whose suffix is neither an ISA nor a role would silently
@@ -112,6 +113,7 @@ HARNESS_SRC := $(wildcard harness/*.c harness/*.cc) \
                $(filter-out leak/ctgrind_driver.c,$(wildcard leak/*.c))
 TEST_SRC    := $(wildcard tests/c/test_*.c)
 TEST_SUPPORT_SRC := tests/c/check.c tests/c/vectors.c tests/c/leak_controls.c \
+                    tests/c/peers.c \
                     tests/c/wycheproof.c
 # The tests read the JSON vector files with jansson.
 TEST_LDLIBS := -ljansson
@@ -132,7 +134,7 @@ SAN_CC      := clang-14
 SAN_CXX     := clang++-14
 SAN_FLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 SAN_CFLAGS  := -std=c11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE \
-               $(SAN_FLAGS) -fsanitize=fuzzer-no-link
+               $(SAN_FLAGS) -fsanitize=fuzzer-no-link $(if $(GCRYPT),-DCB_HAVE_GCRYPT)
 SAN_CXXFLAGS := -std=c++17 -O2 -g -Wall -Wextra -Werror \
                $(SAN_FLAGS) -fsanitize=fuzzer-no-link
 ASAN_KERNEL_OBJ := $(KERNEL_SRC:%.c=$(BUILD)/asan/%.o)
@@ -237,7 +239,7 @@ $(BUILD)/asan-emulated/%.o: %.c
 CTGRIND_DRIVER := $(BUILD)/ctgrind-driver
 CTGRIND_CONTROLS := $(BUILD)/tests/ctgrind-controls
 # What the kernels link with, without the harness's libraries.
-KERNEL_LDLIBS := -lsodium -lcrypto -lpthread -lm
+KERNEL_LDLIBS := -lsodium -lcrypto $(GCRYPT_LIBS) -lpthread -lm
 $(CTGRIND_DRIVER): $(BUILD)/obj/leak/ctgrind_driver.o $(KERNEL_OBJ) $(BUILD)/obj/harness/args.o
 	$(CC) $(CFLAGS) $^ -o $@ $(KERNEL_LDLIBS)
 

@@ -12,6 +12,7 @@ bench_packages=(
     libpfm4-dev
     libssl-dev
     libsodium-dev
+    libgcrypt20-dev
     python3-matplotlib
     python3-scipy
 )

@@ -41,7 +41,14 @@
     X(openssl_camellia_128_cbc) X(openssl_camellia_256_cbc)                  \
     X(sodium_chacha20) X(sodium_blake2b) X(sodium_lioness)                   \
     X(sodium_aes256gcm) X(sodium_poly1305)                                   \
-    X(sodium_chacha20poly1305_ietf) X(sodium_xchacha20poly1305)
+    X(sodium_chacha20poly1305_ietf) X(sodium_xchacha20poly1305)           \
+    X(gcrypt_chacha20) X(gcrypt_blake2b512)                                  \
+    X(gcrypt_aes128_ctr) X(gcrypt_aes256_ctr)                                \
+    X(gcrypt_aes128_cbc) X(gcrypt_aes256_cbc)                                \
+    X(gcrypt_aes128_xts) X(gcrypt_aes256_xts)                                \
+    X(gcrypt_aes128_gcm) X(gcrypt_aes256_gcm)                                \
+    X(gcrypt_poly1305) X(gcrypt_chacha20_poly1305)                           \
+    X(gcrypt_camellia_128_cbc) X(gcrypt_camellia_256_cbc)
 
 #define CYCLEBENCH_DECLARE_KERNEL(id) extern const kernel kernel_##id;
 CYCLEBENCH_KERNELS(CYCLEBENCH_DECLARE_KERNEL)

@@ -1,7 +1,8 @@
 /* What every external kernel shares: the one-row table, and the argument
  * handling of its reference kernel, which decides what is valid. The
- * kernels are in openssl/ and sodium/, a file per primitive; what the
- * OpenSSL ones share besides is openssl/evp.h. */
+ * kernels are in openssl/, sodium/ and gcrypt/, a file per primitive;
+ * what the OpenSSL ones share besides is openssl/evp.h, the libgcrypt
+ * ones gcrypt/gcry.h. */
 #ifndef CYCLEBENCH_EXTERNAL_H
 #define CYCLEBENCH_EXTERNAL_H
 
@@ -20,6 +21,13 @@ int external_kernel(const kernel *k);
 /* NULL when libsodium initialised, else why not (sodium_init is
  * idempotent and thread-safe, so every call may ask). */
 const char *external_sodium_unavailable(const kernel *k);
+
+/* ChaCha20's state words 12-15 as OpenSSL's and libgcrypt's 16-byte IV
+ * take them: the block counter in little-endian, carried from word 12
+ * into word 13, then the nonce. So the DJB layout (64-bit counter, 8-byte
+ * nonce) and the IETF one (32-bit counter, 12-byte nonce) are both the
+ * counter followed by the nonce, from our chacha20's args. */
+void external_chacha20_iv(const kernel_args *a, uint8_t iv[16]);
 
 /* An external kernel checked against, and taking the arguments of, our
  * kernel ref (kernel.h: what it leaves unset is ref's); p is its param

@@ -1,52 +1,110 @@
-/* Portable RC4 (broken, for comparison only: see rc4.h). */
+/* Portable RC4 (broken, for comparison only: see rc4.h).
+ *
+ * RC4 is one chain of dependent table updates: j += S[i], then S[i] and
+ * S[j] swap, and the next step reads S[i + 1], which that swap may just
+ * have written, so the core waits for the swap's store address before it
+ * trusts that load. The schedule follows the ideas of OpenSSL's
+ * hand-written x86-64 loop (rc4-x86_64.pl, whose notes say what each
+ * gained), in C with two one-line x86-64 asm statements where GCC would
+ * otherwise put an instruction on that chain:
+ * - The table holds 32-bit words, not bytes: the swaps' stores and the
+ *   next steps' loads are whole words, which forward from store to load
+ *   without the penalties byte stores meet.
+ * - The next S[i + 1] is read right after S[j] is written and before S[i]
+ *   is: the one store it may depend on is behind it in program order (so
+ *   a j equal to i + 1 reads what was just written, with no fix-up).
+ * - j stays below 256 in a full register and is added to in its low byte
+ *   (rc4_add_byte), where GCC's & 0xff costs a movzx on the chain; S[j]
+ *   is read and written addressed from j itself (rc4_exchange), where GCC
+ *   computes the address once with an lea, again a cycle on the chain.
+ * - Eight steps at a time from an i aligned to eight, so their indices are
+ *   constant offsets and need no mask; single steps before and after. */
 #include <string.h>
 
 #include "rc4.h"
 
-static inline __attribute__((always_inline)) void
-rc4_swap(uint8_t *s, unsigned a, unsigned b)
+#if defined(__x86_64__)
+/* *v = (*v + add) mod 256 for *v below 256: the low byte's add leaves the
+ * rest of the register zero. */
+#define rc4_add_byte(v, add) __asm__("addb %b1, %b0" : "+r"(v) : "r"(add))
+#else
+#define rc4_add_byte(v, add) ((v) = ((v) + (add)) & 0xff)
+#endif
+
+/* Returns S[j] and writes x there. */
+static inline __attribute__((always_inline)) size_t
+rc4_exchange(uint32_t *s, size_t j, size_t x)
 {
-    uint8_t t = s[a];
-    s[a] = s[b];
-    s[b] = t;
+    size_t y;
+#if defined(__x86_64__)
+    __asm__("movl (%[s],%[j],4), %k[y]\n\t"
+            "movl %k[x], (%[s],%[j],4)"
+            : [y] "=&r"(y)
+            : [s] "r"(s), [j] "r"(j), [x] "r"(x)
+            : "memory");
+#else
+    y = s[j];
+    s[j] = (uint32_t)x;
+#endif
+    return y;
 }
 
-static inline __attribute__((always_inline)) uint8_t
-rc4_next(uint8_t *s, unsigned *i, unsigned *j)
+/* One step at si = &S[i] with *tx = S[i] already read: swaps S[i] and
+ * S[j], reads *next (S[i + 1]) into *tx, returns the keystream byte. */
+static inline __attribute__((always_inline)) unsigned
+rc4_step_generic(uint32_t *s, uint32_t *si, const uint32_t *next,
+                 size_t *tx, size_t *j)
 {
-    *i = (*i + 1) & 0xff;
-    uint8_t si = s[*i];
-    *j = (*j + si) & 0xff;
-    uint8_t sj = s[*j];
-    s[*i] = sj;
-    s[*j] = si;
-    return s[(si + sj) & 0xff];
+    size_t x = *tx, y;
+    rc4_add_byte(*j, x);
+    y = rc4_exchange(s, *j, x);
+    *tx = *next;
+    *si = (uint32_t)y;
+    rc4_add_byte(y, x);
+    return s[y];
+}
+
+static void rc4_key_schedule_generic(uint32_t s[256], const uint8_t *key,
+                                     size_t key_len)
+{
+    size_t j = 0;
+    for (unsigned x = 0; x < 256; x++)
+        s[x] = x;
+    for (size_t x = 0, k = 0; x < 256; x++) {
+        size_t t = s[x], kb = key[k];
+        rc4_add_byte(j, kb);
+        rc4_add_byte(j, t);
+        s[x] = (uint32_t)rc4_exchange(s, j, t);
+        k = k + 1 == key_len ? 0 : k + 1;
+    }
 }
 
 void rc4_xor_generic(uint8_t *out, const uint8_t *in, size_t len,
                      const uint8_t *key, size_t key_len)
 {
-    uint8_t s[256];
-    unsigned i = 0, j = 0;
-    size_t n = 0;
-    for (unsigned x = 0; x < 256; x++)
-        s[x] = (uint8_t)x;
-    for (unsigned x = 0, k = 0; x < 256; x++) {
-        j = (j + s[x] + key[k]) & 0xff;
-        rc4_swap(s, x, j);
-        k = k + 1 == key_len ? 0 : k + 1;
-    }
-    j = 0;
-    /* Eight keystream bytes into a word, then one load, xor and store:
-     * faster than byte by byte (docs/kernels.md, "The code's choices", RC4). */
-    for (; n + 8 <= len; n += 8) {
+    uint32_t s[256];
+    unsigned i = 1;
+    size_t j = 0, tx, n = 0;
+    rc4_key_schedule_generic(s, key, key_len);
+    tx = s[1];
+    for (; n < len && (i & 7); n++, i = (i + 1) & 0xff)
+        out[n] = in[n] ^ (uint8_t)rc4_step_generic(
+                             s, &s[i], &s[(i + 1) & 0xff], &tx, &j);
+    /* Eight keystream bytes into a word, then one load, xor and store. */
+    for (; n + 8 <= len; n += 8, i = (i + 8) & 0xff) {
+        uint32_t *si = &s[i];
         uint64_t ks = 0, m;
-        for (int b = 0; b < 8; b++)
-            ks |= (uint64_t)rc4_next(s, &i, &j) << (8 * b);
+        for (unsigned b = 0; b < 7; b++)
+            ks |= (uint64_t)rc4_step_generic(s, si + b, si + b + 1, &tx, &j)
+                  << (8 * b);
+        ks |= (uint64_t)rc4_step_generic(s, si + 7, &s[(i + 8) & 0xff], &tx,
+                                         &j)
+              << 56;
         memcpy(&m, in + n, 8);
         m ^= ks;
         memcpy(out + n, &m, 8);
     }
-    for (; n < len; n++)
-        out[n] = in[n] ^ rc4_next(s, &i, &j);
+    for (; n < len; n++, i = (i + 1) & 0xff)
+        out[n] = in[n] ^ (uint8_t)rc4_step_generic(
+                             s, &s[i], &s[(i + 1) & 0xff], &tx, &j);
 }

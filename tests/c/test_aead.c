@@ -11,6 +11,7 @@
 #include "../../kernels/aead/aead.h"
 #include "../../kernels/registry.h"
 #include "check.h"
+#include "peers.h"
 #include "vectors.h"
 #include "wycheproof.h"
 
@@ -329,5 +330,6 @@ int main(void)
             json_decref(doc);
     }
     test_registry();
+    check_gcrypt_peer("gcrypt:chacha20-poly1305", 300, 80);
     return check_finish();
 }

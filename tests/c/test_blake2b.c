@@ -7,6 +7,7 @@
 
 #include "../../kernels/blake2b/blake2b.h"
 #include "check.h"
+#include "peers.h"
 #include "vectors.h"
 
 #define MAX_LEN 4096
@@ -155,5 +156,6 @@ int main(void)
         test_x4(impl);
     }
     json_decref(kat);
+    check_gcrypt_peer("gcrypt:blake2b512", 300, 90);
     return check_finish();
 }

@@ -8,6 +8,7 @@
 
 #include "../../kernels/chacha/chacha.h"
 #include "check.h"
+#include "peers.h"
 #include "vectors.h"
 
 #define MAX_LEN 4096
@@ -271,5 +272,6 @@ int main(void)
         test_vs_openssl(impl);
         test_two_streams(impl);
     }
+    check_gcrypt_peer("gcrypt:chacha20", 300, 60);
     return check_finish();
 }

@@ -12,6 +12,7 @@
 #include "../../kernels/kernel.h"
 #include "../../kernels/poly1305/poly1305.h"
 #include "check.h"
+#include "peers.h"
 #include "vectors.h"
 
 #define MAX_LEN 4096
@@ -247,5 +248,6 @@ int main(void)
         test_every_length(impls[i], generic);
     }
     test_self_tests();
+    check_gcrypt_peer("gcrypt:poly1305", 300, 70);
     return check_finish();
 }

@@ -11,6 +11,7 @@
 #include "../../kernels/registry.h"
 #include "../../kernels/rc4/rc4.h"
 #include "check.h"
+#include "peers.h"
 #include "vectors.h"
 
 #define STREAM_BYTES 4112 /* RFC 6229's last offset, 4096, plus 16 */
@@ -180,5 +181,9 @@ int main(void)
     test_cbc("openssl:bf-cbc", 16, 8);
     test_cbc("openssl:camellia-128-cbc", 16, 16);
     test_cbc("openssl:camellia-256-cbc", 32, 16);
+    test_cbc("gcrypt:camellia-128-cbc", 16, 16);
+    test_cbc("gcrypt:camellia-256-cbc", 32, 16);
+    check_gcrypt_peer("gcrypt:camellia-128-cbc", 300, 100);
+    check_gcrypt_peer("gcrypt:camellia-256-cbc", 300, 101);
     return check_finish();
 }

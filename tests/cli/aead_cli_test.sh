@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The command line for Poly1305, the ChaCha20-Poly1305 AEADs, RC4 and the
-# other OpenSSL ciphers: known answers on every supported ISA, --decrypt
+# other OpenSSL ciphers, and libgcrypt's of them: known answers on every supported ISA, --decrypt
 # round trips, a bad tag exiting 1 with nothing on stdout, and bad input
 # exiting 2.
 set -u
@@ -31,6 +31,12 @@ for k in openssl:chacha20-poly1305 sodium:chacha20poly1305-ietf \
     grep -q "^$k external supported$" "$tmp/list" &&
         ok "list has $k, supported" || fail "list lacks '$k external supported'"
 done
+# ci/install-deps.sh installs libgcrypt: its kernels must run here.
+for k in gcrypt:poly1305 gcrypt:chacha20-poly1305 gcrypt:camellia-128-cbc \
+         gcrypt:camellia-256-cbc; do
+    grep -q "^$k external supported$" "$tmp/list" &&
+        ok "list has $k, supported" || fail "list lacks '$k external supported'"
+done
 
 # RFC 8439 2.5.2 (Poly1305) and 2.8.2 (the AEAD); draft-irtf-cfrg-xchacha
 # A.3.1 (XChaCha20-Poly1305): the same plaintext and AAD.
@@ -48,12 +54,12 @@ bad_sealed=${ietf_sealed%?}0 # last tag byte 0x91 -> 0x90
 
 while read -r kernel isa support; do
     case "$kernel" in
-    poly1305|chacha20-poly1305|xchacha20-poly1305|sodium:poly1305|openssl:chacha20-poly1305|sodium:chacha20poly1305-ietf|sodium:xchacha20poly1305) ;;
+    poly1305|chacha20-poly1305|xchacha20-poly1305|sodium:poly1305|openssl:chacha20-poly1305|sodium:chacha20poly1305-ietf|sodium:xchacha20poly1305|gcrypt:poly1305|gcrypt:chacha20-poly1305) ;;
     *) continue ;;
     esac
     runs_here "$kernel" "$isa" || continue
     case "$kernel" in
-    poly1305|sodium:poly1305)
+    poly1305|sodium:poly1305|gcrypt:poly1305)
         expect_kat "kat $kernel@$isa RFC 8439 2.5.2" $poly_msg $poly_tag \
             "$kernel" --isa="$isa" --key=$poly_key ;;
     xchacha20-poly1305|sodium:xchacha20poly1305)
@@ -88,7 +94,7 @@ for k in rc4:generic openssl:rc4:external; do
         b2396305f03dc027ccc3524a0a1118a8 "${k%:*}" --key=0102030405
 done
 
-# The OpenSSL CBC ciphers: one block under a zero IV is the published block
+# The OpenSSL and libgcrypt CBC ciphers: one block under a zero IV is the published block
 # vector, and --decrypt undoes it.
 cbc_kat() { # <kernel> <key> <plaintext> <ciphertext> <iv bytes>
     local iv
@@ -105,6 +111,11 @@ cbc_kat openssl:camellia-128-cbc 0123456789abcdeffedcba9876543210 \
 cbc_kat openssl:camellia-256-cbc \
     0123456789abcdeffedcba987654321000112233445566778899aabbccddeeff \
     0123456789abcdeffedcba9876543210 9acc237dff16d76c20ef7c919e3a7509 16
+cbc_kat gcrypt:camellia-128-cbc 0123456789abcdeffedcba9876543210 \
+    0123456789abcdeffedcba9876543210 67673138549669730857065648eabe43 16
+cbc_kat gcrypt:camellia-256-cbc \
+    0123456789abcdeffedcba987654321000112233445566778899aabbccddeeff \
+    0123456789abcdeffedcba9876543210 9acc237dff16d76c20ef7c919e3a7509 16
 
 expect_status "poly1305 short key" 2 00 poly1305 --key=0001
 expect_status "poly1305 takes no --nonce" 2 00 poly1305 --key=$poly_key --nonce=00
@@ -116,6 +127,9 @@ expect_status "rc4 key of 257 bytes" 2 00 rc4 --key=$(printf '%0514d' 0)
 expect_status "rc4 empty key" 2 00 rc4 --key=
 expect_status "camellia-128-cbc partial block" 2 0011 openssl:camellia-128-cbc \
     --key=0123456789abcdeffedcba9876543210 --iv=00000000000000000000000000000000
+expect_status "gcrypt:camellia-256-cbc partial block" 2 0011 gcrypt:camellia-256-cbc \
+    --key=0123456789abcdeffedcba987654321000112233445566778899aabbccddeeff \
+    --iv=00000000000000000000000000000000
 expect_status "des-ede3-cbc missing --iv" 2 0000000000000000 openssl:des-ede3-cbc \
     --key=0123456789abcdef23456789abcdef01456789abcdef0123
 

@@ -81,7 +81,7 @@ check "results JSON parses and has the context keys and counters: $(tail -1 "$tm
 
 # External kernels: each passes its self-test against our kernel, or it
 # would be skipped, and runs through the same code path.
-externals=openssl:chacha20,openssl:blake2b512,sodium:chacha20,sodium:blake2b
+externals=openssl:chacha20,openssl:blake2b512,sodium:chacha20,sodium:blake2b,gcrypt:chacha20,gcrypt:blake2b512
 "$bin" bench --kernel=$externals --sizes=509 "${quick[@]}" --benchmark_repetitions=1 \
     --counters= --benchmark_format=json >"$tmp/ext.json" 2>"$tmp/ext.err"
 status=$?

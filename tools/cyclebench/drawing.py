@@ -42,7 +42,8 @@ ISA_STYLES = {
 # An ISA this map lacks (another architecture's, a new one): by its place
 # in the registry's ladder, from colours no named ISA uses.
 SPARE_COLOURS = ["#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173"]
-LIBRARY_COLOURS = {"openssl": "black", "sodium": "#a0522d"}
+# Peers are dashed, each library in a colour no ISA has.
+LIBRARY_COLOURS = {"openssl": "black", "sodium": "#a0522d", "gcrypt": "#808080"}
 LIBRARY_MARKER = "x"
 
 # Our rows whose generic variant is table-driven (T-table AES, RC4's

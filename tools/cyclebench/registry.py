@@ -108,7 +108,16 @@ class Registry:
         return self.kernel(name).family
 
     def counterpart(self, name):
-        return self.kernel(name).counterpart
+        """Kernel.counterpart, followed through an external reference:
+        gcrypt:camellia-128-cbc is checked against OpenSSL's, as we have no
+        Camellia, and pairs with what OpenSSL's pairs with."""
+        seen = {name}
+        counterpart = self.kernel(name).counterpart
+        while (counterpart in self.kernels and counterpart not in seen
+               and self.kernels[counterpart].external):
+            seen.add(counterpart)
+            counterpart = self.kernels[counterpart].counterpart
+        return counterpart
 
     def library(self, name):
         return self.kernel(name).library

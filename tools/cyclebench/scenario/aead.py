@@ -1,6 +1,6 @@
 """AES-GCM, ChaCha20-Poly1305 and AEGIS in openssl speed's units: ours at
 the best ISA and without AES instructions, OpenSSL by default and with
-AES-NI masked; each variant's leak verdicts beside it when make leak-table
+AES-NI masked, libgcrypt as it runs; each variant's leak verdicts beside it when make leak-table
 has written them; the constant-time software AES-GCM against OpenSSL's
 timed in turn (`run --vs`); and the AEGIS authors' figures from their own
 machine as a labelled reference."""
@@ -14,6 +14,8 @@ OURS = ["aes256-gcm", "aes128-gcm", "chacha20-poly1305", "aegis128l",
         "aegis256", "aegis128x2", "aegis128x4", "aegis256x2", "aegis256x4"]
 OPENSSL = ["openssl:aes-256-gcm", "openssl:aes-128-gcm",
            "openssl:chacha20-poly1305"]
+GCRYPT = ["gcrypt:aes-256-gcm", "gcrypt:aes-128-gcm",
+          "gcrypt:chacha20-poly1305"]
 NO_AESNI_ENV = {"OPENSSL_ia32cap": "~0x200000200000000"}
 # Our rows without AES instructions: the constant-time software AES where a
 # kernel has one, and generic C.
@@ -51,6 +53,8 @@ def table(m):
         add_best_and_without_aes(t, m, kernel)
     for kernel in OPENSSL:
         add_with_and_without_aesni(t, m, kernel)
+    for kernel in GCRYPT:
+        t.add_variants(m, kernel, values)
     t.notes += [
         "openssl speed's units: thousands of bytes processed per second at "
         "each message size (from the TSC-timed ns/byte).",
@@ -60,6 +64,8 @@ def table(m):
         "it). OpenSSL: as it runs by default, and in a second run with "
         "OPENSSL_ia32cap=\"~0x200000200000000\", which clears AES-NI and "
         "PCLMULQDQ.",
+        "gcrypt: libgcrypt as it runs, with the instructions it detects; "
+        "OPENSSL_ia32cap does not reach it, so it has no masked row.",
         "Each call encrypts and tags one message with no associated data "
         "(AEGIS with its default 16-byte tag).",
         "Without AES-NI and PCLMULQDQ, OpenSSL's GCM hashes with its 4-bit "
@@ -133,6 +139,6 @@ def chart(t, m):
 SCENARIO = Scenario(
     "aead", TITLE,
     "the ChaCha20 against AES256-GCM gist (openssl speed), with AEGIS beside",
-    OURS + OPENSSL, SIZES, table, chart,
+    OURS + OPENSSL + GCRYPT, SIZES, table, chart,
     extra_runs=[ExtraRun("no-aesni", "openssl:", NO_AESNI_ENV)],
     paired_runs=PAIRS)

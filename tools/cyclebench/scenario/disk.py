@@ -1,9 +1,10 @@
 """Sector encryption, as a disk or file-encryption developer weighs it
 today: AES-XTS, HCTR2 and Adiantum beside ChaCha, at every ISA (ssse3 the
 constant-time software AES, generic the T-table AES that leaks), and
-OpenSSL's XTS as it runs and with AES-NI masked; then the other rows of
-the GELI table (AES-CBC, XChaCha, OpenSSL's older ciphers, memcpy as the
-memory line), kept as they were; every row with its leak verdicts (ctgrind
+OpenSSL's XTS as it runs and with AES-NI masked, libgcrypt's as it runs;
+then the other rows of the GELI table (AES-CBC, XChaCha, OpenSSL's and
+libgcrypt's older ciphers, memcpy as the memory line), kept as they were;
+every row with its leak verdicts (ctgrind
 and the t-test) when make leak-table has written them. bytes/sec, the
 GELI table's unit, and TSC ticks per byte, at 512- and 4096-byte sectors. Last,
 the constant-time software AES against OpenSSL's at the same moments
@@ -20,11 +21,14 @@ CHOICES = ["aes128-xts", "aes256-xts", "aes128-hctr2", "aes256-hctr2",
            "adiantum", "adiantum20", "adiantum8",
            "chacha8", "chacha12", "chacha20"]
 OPENSSL = ["openssl:aes-128-xts", "openssl:aes-256-xts"]
+# cryptsetup's library: the XTS a Linux disk developer meets.
+GCRYPT = ["gcrypt:aes-128-xts", "gcrypt:aes-256-xts"]
 # The rest of the GELI table.
 GELI_REST = ["aes128-cbc", "aes256-cbc", "xchacha8", "xchacha12", "xchacha20",
         "openssl:camellia-128-cbc", "openssl:camellia-256-cbc",
+        "gcrypt:camellia-128-cbc", "gcrypt:camellia-256-cbc",
         "openssl:bf-cbc", "openssl:des-ede3-cbc", "memcpy"]
-KERNELS = CHOICES + OPENSSL + GELI_REST
+KERNELS = CHOICES + OPENSSL + GCRYPT + GELI_REST
 # Ours without AES instructions against OpenSSL's, both vector-permute AES:
 # ours keeps six blocks in flight and OpenSSL's one, so a busy sibling
 # hyperthread slows ours more (docs/method.md, "Ratios of the same
@@ -48,7 +52,7 @@ def table(m):
         t.add_variants(m, kernel, values)
     for kernel in OPENSSL:
         add_with_and_without_aesni(t, m, kernel, values)
-    for kernel in GELI_REST:
+    for kernel in GCRYPT + GELI_REST:
         t.add_variants(m, kernel, values)
     t.notes += [
         "One call encrypts one sector. bytes/sec is 10^9 / (TSC-timed "
@@ -69,12 +73,15 @@ def table(m):
         "OpenSSL: as it runs by default, and in a second run with "
         "OPENSSL_ia32cap=\"~0x200000200000000\", which clears AES-NI and "
         "PCLMULQDQ (its software AES path).",
+        "gcrypt: libgcrypt (cryptsetup's library) as it runs; "
+        "OPENSSL_ia32cap does not reach it, so it has no masked row. "
+        "Its Camellia is checked against OpenSSL's, as we have none.",
         "OpenSSL's masked rows have no leak verdict of their own: make "
         "leak-table runs OpenSSL as it runs by default.",
         "From aes128-cbc on, the rows of the FreeBSD GELI table, as it had them: "
         "AES-CBC (encryption, which is serial; its decryption runs blocks "
-        "in parallel), XChaCha, OpenSSL's older ciphers, and memcpy as the "
-        "memory-bandwidth line.",
+        "in parallel), XChaCha, OpenSSL's and libgcrypt's older ciphers, "
+        "and memcpy as the memory-bandwidth line.",
     ]
     add_paired_notes(t, m, PAIRS, "with AES-NI masked")
     add_leak_verdicts(t, m.leak_csv, read_leak(m.leak_csv),

@@ -27,7 +27,7 @@ class ExtraRun:
     """A second bench run of some of the kernels, in a changed
     environment."""
     label: str
-    prefix: str  # the kernels whose names start with it
+    prefix: object  # the kernels whose names start with it (str or tuple)
     env: dict
     args: list = field(default_factory=list)  # more bench options
 
