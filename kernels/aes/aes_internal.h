@@ -46,6 +46,9 @@ AES_DECLARE_XCTR_POLYVAL(vaes_avx512);
 AES_DECLARE_GHASH(aesni);
 AES_DECLARE_GHASH(vaes_avx2);
 AES_DECLARE_GHASH(vaes_avx512);
+AES_DECLARE_ISA(ce);
+AES_DECLARE_XCTR_POLYVAL(ce);
+AES_DECLARE_GHASH(ce);
 
 /* Calls CALL(nr) with the key's round count as a constant, so that an ISA
  * function compiled once per key size has its round loops unrolled fully

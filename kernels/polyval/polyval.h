@@ -84,6 +84,7 @@ POLYVAL_DECLARE_ISA(generic);
 POLYVAL_DECLARE_ISA(pclmul);
 POLYVAL_DECLARE_ISA(vpclmul_avx2);
 POLYVAL_DECLARE_ISA(vpclmul_avx512);
+POLYVAL_DECLARE_ISA(ce);
 
 /* The row named isa ("pclmul"), or NULL; the first row this CPU supports. */
 const polyval_impl *polyval_find(const char *isa);
