@@ -27,15 +27,28 @@ const uint8_t aegis_c1[AEGIS_BLOCK_BYTES] = {
 #define AEGIS_ROW(kernel, name, isa, required)                                \
     { { name, required }, kernel##_encrypt_##isa, kernel##_decrypt_##isa }
 #define AEGIS_END { { NULL, 0 }, NULL, NULL }
-/* An X form's table: its one VAES row, then generic. */
+/* An X form's table: its one VAES row, then generic. aarch64 has no
+ * vector wider than a block, and AEGIS-128L's eight independent rounds an
+ * update already keep its AES pipes busy, so there an X form is generic
+ * only. */
+#if defined(__x86_64__)
 #define AEGIS_TABLE(kernel, name, isa, required)                              \
     const aegis_impl kernel##_impls[] = {                                     \
         AEGIS_ROW(kernel, name, isa, required),                               \
         AEGIS_ROW(kernel, "generic", generic, 0),                             \
         AEGIS_END,                                                            \
     }
+#elif defined(__aarch64__)
+#define AEGIS_TABLE(kernel, name, isa, required)                              \
+    const aegis_impl kernel##_impls[] = {                                     \
+        AEGIS_ROW(kernel, "generic", generic, 0),                             \
+        AEGIS_END,                                                            \
+    }
+#endif
 /* AEGIS-128L's and AEGIS-256's: AES-NI, then the constant-time software
- * round on SSSE3 (for CPUs without AES-NI), then generic. */
+ * round on SSSE3 (for CPUs without AES-NI), then generic; on aarch64 the
+ * AES instructions (ce). */
+#if defined(__x86_64__)
 #define AEGIS_XMM_TABLE(kernel)                                               \
     const aegis_impl kernel##_impls[] = {                                     \
         AEGIS_ROW(kernel, "aesni", aesni, CPU_AESNI | CPU_SSE41),             \
@@ -43,6 +56,14 @@ const uint8_t aegis_c1[AEGIS_BLOCK_BYTES] = {
         AEGIS_ROW(kernel, "generic", generic, 0),                             \
         AEGIS_END,                                                            \
     }
+#elif defined(__aarch64__)
+#define AEGIS_XMM_TABLE(kernel)                                               \
+    const aegis_impl kernel##_impls[] = {                                     \
+        AEGIS_ROW(kernel, "ce", ce, CPU_ARM_AES),                             \
+        AEGIS_ROW(kernel, "generic", generic, 0),                             \
+        AEGIS_END,                                                            \
+    }
+#endif
 #define VAES_AVX2 (CPU_AVX2 | CPU_AESNI | CPU_VAES)
 #define VAES_AVX512 (CPU_AVX512 | CPU_AESNI | CPU_VAES)
 

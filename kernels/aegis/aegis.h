@@ -74,6 +74,8 @@ AEGIS_DECLARE(aegis128x2, vaes_avx2);
 AEGIS_DECLARE(aegis256x2, vaes_avx2);
 AEGIS_DECLARE(aegis128x4, vaes_avx512);
 AEGIS_DECLARE(aegis256x4, vaes_avx512);
+AEGIS_DECLARE(aegis128l, ce);
+AEGIS_DECLARE(aegis256, ce);
 
 /* key_len is 16 (the 128 family) or 32 (the 256 family). */
 void aegis_setup(aegis_key *k, const uint8_t *key, size_t key_len);
