@@ -149,6 +149,7 @@ cgo_uiv_x4_fn cgo_uiv_encrypt_x4_composed;
 CGO_DECLARE_ISA(aesni);
 CGO_DECLARE_ISA(vaes_avx2);
 CGO_DECLARE_ISA(vaes_avx512);
+CGO_DECLARE_ISA(ce);
 
 /* The layers, composed from u's rows (for tests, and the composed UIV+). */
 void cgo_uiv_setup(cgo_uiv *u, const cgo_impl *impl,
