@@ -11,8 +11,8 @@
  *
  * The generic variant is built on a table-driven AES round: its lookups are
  * indexed by state bytes, which derive from the key, so it is NOT
- * constant-time (see aes.h). The x86 variants are constant-time, ssse3's
- * software round included. */
+ * constant-time (see aes.h). The x86 variants and aarch64's ce are
+ * constant-time, ssse3's software round included. */
 #ifndef CYCLEBENCH_AEGIS_H
 #define CYCLEBENCH_AEGIS_H
 
