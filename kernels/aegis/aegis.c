@@ -40,7 +40,11 @@ const uint8_t aegis_c1[AEGIS_BLOCK_BYTES] = {
 #define AEGIS_X4_ROWS(kernel)                                                 \
     AEGIS_ROW(kernel, "vaes-avx512", vaes_avx512, VAES_AVX512)
 #elif defined(__aarch64__)
-#define AEGIS_ROWS(kernel)
+/* AEGIS-128L's and AEGIS-256's: the AES instructions. aarch64 has no
+ * vector wider than a block, and AEGIS-128L's eight independent rounds an
+ * update already keep the AES pipes busy, so the X forms are generic
+ * only. */
+#define AEGIS_ROWS(kernel) AEGIS_ROW(kernel, "ce", ce, CPU_ARM_AES)
 #define AEGIS_X2_ROWS(kernel)
 #define AEGIS_X4_ROWS(kernel)
 #endif

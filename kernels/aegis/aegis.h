@@ -11,8 +11,8 @@
  *
  * The generic variant is built on a table-driven AES round: its lookups are
  * indexed by state bytes, which derive from the key, so it is NOT
- * constant-time (see aes.h). The x86 variants are constant-time, ssse3's
- * software round included. */
+ * constant-time (see aes.h). The x86 variants and aarch64's ce are
+ * constant-time, ssse3's software round included. */
 #ifndef CYCLEBENCH_AEGIS_H
 #define CYCLEBENCH_AEGIS_H
 
@@ -76,6 +76,8 @@ AEGIS_DECLARE(aegis256x2, vaes_avx2);
 AEGIS_DECLARE(aegis128x4, vaes_avx512);
 AEGIS_DECLARE(aegis256x4, vaes_avx512);
 #elif defined(__aarch64__)
+AEGIS_DECLARE(aegis128l, ce);
+AEGIS_DECLARE(aegis256, ce);
 #endif
 
 /* key_len is 16 (the 128 family) or 32 (the 256 family). */

@@ -24,6 +24,8 @@ const aes_impl aes_impls[] = {
             CPU_AESNI | CPU_PCLMUL | CPU_SSE41),
     AES_ROW("ssse3", ssse3, generic, NULL, CPU_SSSE3),
 #elif defined(__aarch64__)
+    /* The AES and PMULL instructions, which Linux reports apart. */
+    AES_ROW("ce", ce, ce, aes_xctr_polyval_ce, CPU_ARM_AES | CPU_ARM_PMULL),
 #endif
     AES_ROW("generic", generic, generic, NULL, 0),
     { { NULL, 0 }, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,

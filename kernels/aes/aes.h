@@ -34,11 +34,12 @@
 #define AES_MAX_ROUNDS 14
 #define AES_GCM_TAG_BYTES 16
 #define AES_GCM_IV_BYTES 12
-/* Powers of H the x86 GHASH keeps: one per block of its widest batch. */
+/* Powers of H the x86 and ce GHASH keep: one per block of the widest
+ * batch. */
 #define GHASH_POWERS 32
 
 /* Round keys in the form of the ISA that expanded them (aes_setup with its
- * row), which only that row's functions read. generic and the x86 rows
+ * row), which only that row's functions read. generic, ce and the x86 rows
  * keep FIPS-197's schedule in enc; ssse3 keeps it converted into its tower
  * basis (aes_ssse3.c). */
 typedef struct aes_key {
@@ -52,12 +53,12 @@ typedef struct aes_key {
 } aes_key;
 
 /* GHASH key in the form of the ISA that set it up (ghash_init): generic
- * keeps H in htab[0]; x86 keeps byte-reflected powers of H times x^-1,
+ * keeps H in htab[0]; x86 and ce keep byte-reflected powers of H times x^-1,
  * descending, htab[i] = H^(GHASH_POWERS - i), so that the powers for the
  * last n blocks of a batch are htab[GHASH_POWERS - n ...] in block order. */
 typedef struct ghash_key {
     _Alignas(64) uint8_t htab[GHASH_POWERS][16];
-    /* x86: each power's two halves xored, in both halves (Karatsuba). */
+    /* x86, ce: each power's two halves xored, in both halves (Karatsuba). */
     _Alignas(64) uint8_t hkara[GHASH_POWERS][16];
 } ghash_key;
 
@@ -89,9 +90,9 @@ typedef void aes_xctr_fn(const aes_key *k, const uint8_t nonce[16],
                          uint64_t first, uint8_t *out, const uint8_t *in,
                          size_t nblocks);
 
-/* XCTR as above, with acc continued by POLYVAL (key pk, from an x86 POLYVAL
- * row, which sets up every power) over the nblocks blocks it writes, in
- * one pass: HCTR2's second half. */
+/* XCTR as above, with acc continued by POLYVAL (key pk, from an x86 or ce
+ * POLYVAL row, which sets up every power) over the nblocks blocks it
+ * writes, in one pass: HCTR2's second half. */
 typedef void aes_xctr_polyval_fn(const aes_key *k, const polyval_key *pk,
                                  const uint8_t nonce[16], uint64_t first,
                                  uint8_t acc[16], uint8_t *out,

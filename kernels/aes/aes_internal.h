@@ -48,6 +48,9 @@ AES_DECLARE_GHASH(aesni);
 AES_DECLARE_GHASH(vaes_avx2);
 AES_DECLARE_GHASH(vaes_avx512);
 #elif defined(__aarch64__)
+AES_DECLARE_ISA(ce);
+AES_DECLARE_XCTR_POLYVAL(ce);
+AES_DECLARE_GHASH(ce);
 #endif
 
 /* Calls CALL(nr) with the key's round count as a constant, so that an ISA

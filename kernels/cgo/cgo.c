@@ -29,6 +29,7 @@ const cgo_impl cgo_impls[] = {
      * with the portable POLYVAL. */
     CGO_ROW("ssse3", CPU_SSSE3, "ssse3", "generic", composed),
 #elif defined(__aarch64__)
+    CGO_ROW("ce", CPU_ARM_AES | CPU_ARM_PMULL, "ce", "ce", ce),
 #endif
     CGO_ROW("generic", 0, "generic", "generic", composed),
     { { NULL, 0 }, NULL, NULL, NULL, NULL, NULL },

@@ -20,8 +20,8 @@
  * A CGO row pairs an AES row (kernels/aes) and a POLYVAL row
  * (kernels/polyval) of one level: their key setups serve every row, and
  * the generic and ssse3 rows compose the layers from their functions. The
- * x86 rows run UIV+ in one function of their own (cgo_x86.h), the tweak's
- * POLYVAL, the AES block, the PRF's POLYVAL and its counter-mode stream
+ * x86 rows run UIV+ in one function of their own (cgo_x86.h), as the
+ * aarch64 row ce does (cgo_ce.c): the tweak's POLYVAL, the AES block, the PRF's POLYVAL and its counter-mode stream
  * fused, so that nothing goes through memory between them.
  *
  * Constant-time: no branch or table index depends on keys or data in any
@@ -150,6 +150,7 @@ CGO_DECLARE_ISA(aesni);
 CGO_DECLARE_ISA(vaes_avx2);
 CGO_DECLARE_ISA(vaes_avx512);
 #elif defined(__aarch64__)
+CGO_DECLARE_ISA(ce);
 #endif
 
 /* The layers, composed from u's rows (for tests, and the composed UIV+). */

@@ -23,6 +23,7 @@ const polyval_impl polyval_impls[] = {
                 CPU_VPCLMULQDQ | CPU_AVX2 | CPU_PCLMUL | CPU_SSE41),
     POLYVAL_ROW("pclmul", pclmul, CPU_PCLMUL | CPU_SSE41),
 #elif defined(__aarch64__)
+    POLYVAL_ROW("ce", ce, CPU_ARM_PMULL),
 #endif
     POLYVAL_ROW("generic", generic, 0),
     { { NULL, 0 }, NULL, NULL, NULL },

@@ -29,7 +29,8 @@
  * PCLMULQDQ (pclmul, xmm) or VPCLMULQDQ (vpclmul-avx2 on ymm, vpclmul-avx512
  * on zmm) on batches of 8 vectors, each batch's products summed unreduced
  * against the powers of H that init precomputed and reduced once: 8 blocks
- * a reduction on pclmul, 16 on vpclmul-avx2, 32 on vpclmul-avx512. */
+ * a reduction on pclmul, 16 on vpclmul-avx2, 32 on vpclmul-avx512. The
+ * aarch64 row ce uses PMULL the same way, 8 blocks a reduction. */
 #ifndef CYCLEBENCH_POLYVAL_H
 #define CYCLEBENCH_POLYVAL_H
 
@@ -46,9 +47,9 @@
 /* pow[i] = H^(POLYVAL_POWERS - i), where H^k is H dotted with itself k
  * times: descending, so that the powers for the last n blocks of a batch
  * are pow[POLYVAL_POWERS - n ...] in block order, and pow[POLYVAL_POWERS -
- * 1] is H. The x86 rows fill all of them (their own batches use 8, 16 or
- * 32; CGO hashes its 32-block tweak with one reduction on every row);
- * generic only H, the rest left as they were. */
+ * 1] is H. The x86 and ce rows fill all of them (their own batches use
+ * 8, 16 or 32; CGO hashes its 32-block tweak with one reduction on every
+ * row); generic only H, the rest left as they were. */
 typedef struct polyval_key {
     _Alignas(64) uint8_t pow[POLYVAL_POWERS][POLYVAL_BLOCK_BYTES];
 } polyval_key;
@@ -86,6 +87,7 @@ POLYVAL_DECLARE_ISA(pclmul);
 POLYVAL_DECLARE_ISA(vpclmul_avx2);
 POLYVAL_DECLARE_ISA(vpclmul_avx512);
 #elif defined(__aarch64__)
+POLYVAL_DECLARE_ISA(ce);
 #endif
 
 /* The row named isa ("pclmul"), or NULL; the first row this CPU supports. */

@@ -498,8 +498,7 @@ static int has_fused_pass(const char *isa)
 #if defined(__x86_64__)
     return !strncmp(isa, "vaes", 4) || !strcmp(isa, "aesni");
 #elif defined(__aarch64__)
-    (void)isa;
-    return 0;
+    return !strcmp(isa, "ce");
 #endif
 }
 
@@ -519,6 +518,9 @@ static void test_hctr2_fused_pass(const kernel *k)
         { "ssse3", "generic", 0 },
         { "generic", "pclmul", 0 },
 #elif defined(__aarch64__)
+        { "ce", "ce", 1 },
+        { "ce", "generic", 0 },
+        { "generic", "ce", 0 },
 #endif
         { "generic", "generic", 0 },
     };

@@ -43,6 +43,7 @@ while read -r kernel isa support; do
 done <"$tmp/list"
 case $(bin_arch) in
 x86_64) want_isas=4 ;;
+aarch64) want_isas=2 ;;
 *) want_isas=1 ;;
 esac
 [ "$isas" -eq "$want_isas" ] && ok "list shows polyval at $want_isas ISAs" ||
