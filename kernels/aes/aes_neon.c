@@ -15,10 +15,11 @@
  * for AES-192).
  *
  * A round is a chain of dependent TBLs, so blocks go through in batches of
- * AES_NEON_NVEC, every round across the whole batch. With 32 vector
- * registers the batch is larger than ssse3's without spilling; eight is
- * the batch llvm-mca's cortex-a53 and neoverse-n1 models favour (against
- * 4 and 6; docs/arm64.md). CBC encryption, one chain, cannot batch.
+ * AES_NEON_NVEC, every round across the whole batch. Four is the batch
+ * llvm-mca-19's cortex-a53 model predicts fastest (against 6 and 8, which
+ * its cortex-a72 and neoverse-n1 models predict no faster): a prediction,
+ * not a measurement; docs/arm64.md has it. CBC encryption, one chain,
+ * cannot batch.
  *
  * GHASH is the portable constant-time one (ghash_update_generic): plain
  * NEON has no 64-bit carry-less multiply (PMULL.1Q is the Cryptography
@@ -30,7 +31,7 @@
 #include "aes_internal.h"
 #include "aes_round_neon.h"
 
-#define AES_NEON_NVEC 8
+#define AES_NEON_NVEC 4
 #define AES_NEON_UNROLL _Pragma("GCC unroll 8")
 #define AES_NEON_UNROLL_ROUNDS _Pragma("GCC unroll 14")
 
