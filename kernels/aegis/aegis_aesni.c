@@ -1,5 +1,5 @@
 /* AEGIS-128L and AEGIS-256 on xmm with AES-NI: one state word per
- * register, the AES round one aesenc. The state machine is aegis_x86.h's,
+ * register, the AES round one aesenc. The state machine is aegis_lanes.h's,
  * on aegis_xmm.h's primitives. */
 #include <immintrin.h>
 

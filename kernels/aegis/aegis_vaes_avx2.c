@@ -1,6 +1,6 @@
 /* AEGIS-128X2 and AEGIS-256X2 on ymm with VAES: one state word of both
  * lanes per register, the AES round of both one vaesenc. The state machine
- * is aegis_x86.h's; this file supplies its vector primitives. */
+ * is aegis_lanes.h's; this file supplies its vector primitives. */
 #include <immintrin.h>
 
 typedef __m256i vec;
@@ -22,4 +22,4 @@ typedef __m256i vec;
 #define V_FOLD(v)                                                             \
     _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1))
 
-#include "aegis_x86.h"
+#include "aegis_lanes.h"

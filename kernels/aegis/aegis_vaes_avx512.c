@@ -1,7 +1,7 @@
 /* AEGIS-128X4 and AEGIS-256X4 on zmm with VAES: one state word of all four
  * lanes per register, the AES round of all four one vaesenc, and the
  * keystream's xors and and in two vpternlogq. The state machine is
- * aegis_x86.h's; this file supplies its vector primitives. */
+ * aegis_lanes.h's; this file supplies its vector primitives. */
 #include <immintrin.h>
 
 typedef __m512i vec;
@@ -33,4 +33,4 @@ fold_aegis_vaes_avx512(__m512i v)
     _mm512_set_epi64(0, (k) + 3, 0, (k) + 2, 0, (k) + 1, 0, (k))
 #define V_FOLD(v) fold_aegis_vaes_avx512(v)
 
-#include "aegis_x86.h"
+#include "aegis_lanes.h"

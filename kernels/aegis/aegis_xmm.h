@@ -1,4 +1,4 @@
-/* aegis_x86.h's vector primitives on xmm, one lane: AEGIS-128L and
+/* aegis_lanes.h's vector primitives on xmm, one lane: AEGIS-128L and
  * AEGIS-256 with one state word per register. The including file defines
  * AEGIS_ISA and V_AESENC(state, round_key), its AES round, first. */
 #include <emmintrin.h>
@@ -17,4 +17,4 @@ typedef __m128i vec;
 #define V_LANE_QWORDS(k) _mm_set_epi64x(0, (k))
 #define V_FOLD(v) (v)
 
-#include "aegis_x86.h"
+#include "aegis_lanes.h"

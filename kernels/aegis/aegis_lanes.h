@@ -1,10 +1,12 @@
-/* The AEGIS state machine on x86 vectors, written once for LANES 128-bit
+/* The AEGIS state machine on vectors, written once for LANES 128-bit
  * lanes and compiled by aegis_aesni.c and aegis_ssse3.c (xmm, one lane,
  * through aegis_xmm.h: AEGIS-128L and AEGIS-256 on aesenc or on the
- * vector-permute round), aegis_vaes_avx2.c (ymm, two: the X2 forms) and
- * aegis_vaes_avx512.c (zmm, four: the X4 forms), each with its own ISA
- * flags. A state word is one vector whose lane i is word j of state i, so
- * an update is one AES round instruction per word whatever LANES is.
+ * vector-permute round), aegis_vaes_avx2.c (ymm, two: the X2 forms),
+ * aegis_vaes_avx512.c (zmm, four: the X4 forms) and, on aarch64,
+ * aegis_ce.c (one lane, the round from AESE and AESMC), each with its own
+ * ISA flags. A state word is one vector whose lane i is word j of state i,
+ * so an update is one AES round per word whatever LANES is. Nothing here
+ * names an architecture's intrinsics: the including file brings them.
  *
  * The including file first defines AEGIS_ISA (the symbol suffix), AEGIS128
  * and AEGIS256 (the kernels it carries: aegis128l and aegis256 for one
@@ -14,7 +16,7 @@
  *   V_XOR_AND(a, b, c)   a ^ (b & c)
  *   V_BCAST(p)           the 16 bytes at p in every lane
  *   V_LANE_QWORDS(k)     lane i holds k + i in its low quadword, 0 above
- *   V_FOLD(v)            the xor of all lanes, as an __m128i
+ *   V_FOLD(v)            the xor of all lanes, as a 16-byte vector
  *
  * Everything here is always_inline or exported as <kernel>_<op>_<AEGIS_ISA>,
  * so a profile names the variant, and nothing hands work to another ISA.
@@ -22,7 +24,6 @@
  * 256 family 6 and one; `words` is a constant in every caller, so each
  * exported function is compiled for one family with its branches gone and
  * every state word in a register. */
-#include <immintrin.h>
 #include <string.h>
 
 #include "aegis.h"
@@ -252,31 +253,32 @@ AEGISX_INLINE void crypt(vec *s, int words, uint8_t *out, const uint8_t *in,
         crypt_tail(s, words, out + i, in + i, len - i, op);
 }
 
-/* The xor of words [from, to) of every state, folded over the lanes. */
-AEGISX_INLINE __m128i fold_words(const vec *s, int from, int to)
+/* The xor of words [from, to) of every state, folded over the lanes, into
+ * the 16 bytes at p. */
+AEGISX_INLINE void store_fold(uint8_t *p, const vec *s, int from, int to)
 {
     vec x = s[from];
     for (int j = from + 1; j < to; j++)
         x = V_XOR(x, s[j]);
-    return V_FOLD(x);
+    __typeof__(V_FOLD(x)) folded = V_FOLD(x);
+    memcpy(p, &folded, 16);
 }
 
 AEGISX_INLINE void finalize(vec *s, int words, size_t ad_len, size_t len,
                             uint8_t *tag, size_t tag_len)
 {
-    __m128i bits = _mm_set_epi64x((long long)((uint64_t)len * 8),
-                                  (long long)((uint64_t)ad_len * 8));
-    vec t = V_XOR(s[words == 8 ? 2 : 3], V_BCAST((const uint8_t *)&bits));
+    /* The lengths in bits, little-endian, as the host (both hosts) is. */
+    const uint64_t bits[2] = { (uint64_t)ad_len * 8, (uint64_t)len * 8 };
+    vec t = V_XOR(s[words == 8 ? 2 : 3], V_BCAST((const uint8_t *)bits));
     for (int r = 0; r < 7; r++)
         update(s, words, both(t));
     if (tag_len == 16) {
         /* The 128 family leaves S7 out of its 128-bit tag. */
-        _mm_storeu_si128((__m128i *)tag,
-                         fold_words(s, 0, words == 8 ? 7 : 6));
+        store_fold(tag, s, 0, words == 8 ? 7 : 6);
         return;
     }
-    _mm_storeu_si128((__m128i *)tag, fold_words(s, 0, words / 2));
-    _mm_storeu_si128((__m128i *)(tag + 16), fold_words(s, words / 2, words));
+    store_fold(tag, s, 0, words / 2);
+    store_fold(tag + 16, s, words / 2, words);
 }
 
 AEGISX_INLINE void aegis_message(int words, const aegis_key *k,
