@@ -2,10 +2,30 @@
 #
 # Every kernel source is compiled into its own object. A file named
 # <primitive>_<isa>.c gets that ISA's flags (FLAGS_<isa>) and nothing else
-# does, so the binary starts on any x86-64 CPU and picks variants at run time.
+# does, so the binary starts on any CPU of its architecture and picks
+# variants at run time.
+#
+# make ARCH=aarch64 on an x86-64 host cross-builds the same sources with
+# aarch64-linux-gnu-gcc into build/aarch64/ (docs/arm64.md); on the
+# architecture's own host ARCH is that host's and the build is build/.
 
-CC      := gcc
-CXX     := g++
+HOST_ARCH := $(shell uname -m)
+ARCH    ?= $(HOST_ARCH)
+ARCHES  := x86_64 aarch64
+$(if $(filter $(ARCH),$(ARCHES)),,$(error ARCH=$(ARCH) is not one cyclebench builds for: use one of $(ARCHES)))
+ifeq ($(ARCH),$(HOST_ARCH))
+CROSS   :=
+BUILD   := build
+else
+CROSS   := $(ARCH)-linux-gnu-
+BUILD   := build/$(ARCH)
+endif
+CC      := $(CROSS)gcc
+CXX     := $(CROSS)g++
+# libgcrypt's -dev package cannot be installed for two architectures at
+# once, so only a native build links it; kernels/external/gcrypt/ is left
+# out of a cross build. Code that uses it is compiled under CB_HAVE_GCRYPT.
+WITH_GCRYPT := $(if $(CROSS),,yes)
 PYTHON  ?= /usr/bin/python3
 # The Python tools are one package, tools/cyclebench/, run as modules:
 # $(PYTOOL) cyclebench.<module> (tools/cyclebench/__init__.py lists them).
@@ -22,9 +42,19 @@ LDLIBS  := -lbenchmark -lpfm -lsodium -lcrypto -lstdc++ -lpthread -lm
 # suffix is an ISA, compiled with that ISA's flags (FLAGS_<isa>) and nothing
 # else, or a role below, which is not a variant and gets no flags. Every
 # other file (kernels/*.c, kernels/external/, harness, tests) gets none, so
-# the binary starts on any x86-64 CPU and picks variants at run time.
-ISAS := generic sse2 ssse3 sse41 avx2 avx512 avx512ifma aesni vaes_avx2 \
+# the binary starts on any CPU of its architecture and picks variants at run
+# time. Each architecture has its ISAs; a file whose suffix is the other
+# architecture's ISA is not built here (chacha_avx2.c on aarch64,
+# chacha_neon.c on x86-64), and its table row is under #if defined(__x86_64__)
+# or #elif defined(__aarch64__).
+ISAS_x86_64 := generic sse2 ssse3 sse41 avx2 avx512 avx512ifma aesni vaes_avx2 \
         vaes_avx512 pclmul vpclmul_avx2 vpclmul_avx512
+# Advanced SIMD is part of the armv8-a baseline; ce is the AES and PMULL
+# Cryptography Extensions; sha3 adds EOR3, RAX1, XAR and BCAX.
+ISAS_aarch64 := generic neon ce sha3 sve2
+ISAS := $(ISAS_$(ARCH))
+OTHER_ISAS := $(filter-out $(ISAS),$(foreach a,$(ARCHES),$(ISAS_$a)))
+ifeq ($(ARCH),x86_64)
 FLAGS_generic     :=
 FLAGS_sse2        := -msse2
 FLAGS_ssse3       := -mssse3
@@ -38,6 +68,13 @@ FLAGS_vaes_avx512 := -mavx512f -mavx512vl -mavx512bw -maes -mpclmul -mvaes -mvpc
 FLAGS_pclmul      := -msse4.1 -mpclmul
 FLAGS_vpclmul_avx2 := -mavx2 -mpclmul -mvpclmulqdq
 FLAGS_vpclmul_avx512 := -mavx512f -mavx512vl -mavx512bw -mpclmul -mvpclmulqdq
+else
+FLAGS_generic     :=
+FLAGS_neon        := -march=armv8-a
+FLAGS_ce          := -march=armv8-a+crypto
+FLAGS_sha3        := -march=armv8.2-a+sha3+crypto
+FLAGS_sve2        := -march=armv8.5-a+sve2
+endif
 # Suffixes that are not ISAs: registry kernels over another primitive's
 # table (aes_kernels.c, cgo_kernels.c), and what a primitive's variants
 # share (aes_internal.c).
@@ -48,16 +85,22 @@ KERNEL_ROLES := kernels internal
 isa_of = $(patsubst $(notdir $(patsubst %/,%,$(dir $1)))_%,%,$(basename $(notdir $1)))
 isa_flags = $(if $(filter kernels/external/%,$1),,$(FLAGS_$(call isa_of,$1)))
 
-BUILD   := build
-KERNEL_SRC  := $(wildcard kernels/*.c kernels/*/*.c kernels/external/*/*.c)
+# Sources of the other architecture's ISAs, and the libraries this build
+# does not link.
+other_arch_src = $(foreach f,$1,$(if $(filter kernels/external/%,$f),,$(if \
+    $(filter $(call isa_of,$f),$(OTHER_ISAS)),$f)))
+SKIPPED_SRC = $(call other_arch_src,$(wildcard kernels/*/*.c)) \
+              $(if $(WITH_GCRYPT),,$(wildcard kernels/external/gcrypt/*.c))
+KERNEL_SRC  := $(filter-out $(SKIPPED_SRC),\
+               $(wildcard kernels/*.c kernels/*/*.c kernels/external/*/*.c))
 # A kernel source whose suffix is neither an ISA nor a role would silently
 # get no flags, or the wrong ones: refused, naming the fix.
 VARIANT_SRC := $(filter-out kernels/external/%,$(wildcard kernels/*/*.c))
 BAD_SUFFIX  := $(firstword $(foreach f,$(VARIANT_SRC),$(if $(filter \
-    $(call isa_of,$f),$(ISAS) $(KERNEL_ROLES)),,$(if $(filter \
+    $(call isa_of,$f),$(ISAS) $(OTHER_ISAS) $(KERNEL_ROLES)),,$(if $(filter \
     $(call isa_of,$f),$(basename $(notdir $f))),$(if $(filter \
     $(notdir $(patsubst %/,%,$(dir $f))).c,$(notdir $f)),,$f),$f))))
-$(if $(BAD_SUFFIX),$(error $(BAD_SUFFIX): '$(call isa_of,$(BAD_SUFFIX))' is neither an ISA nor a role: name it <primitive>_<isa>.c, or add the suffix to ISAS (with FLAGS_) or KERNEL_ROLES in the Makefile))
+$(if $(BAD_SUFFIX),$(error $(BAD_SUFFIX): '$(call isa_of,$(BAD_SUFFIX))' is neither an ISA nor a role: name it <primitive>_<isa>.c, or add the suffix to ISAS_$(ARCH) (with FLAGS_) or KERNEL_ROLES in the Makefile))
 # The timing-leak commands (leak/) are part of the binary; the ctgrind
 # driver is a program of its own.
 HARNESS_SRC := $(wildcard harness/*.c harness/*.cc) \
@@ -146,8 +189,9 @@ $(BUILD)/asan-tests/%: tests/c/%.c $(ASAN_TEST_SUPPORT_OBJ) $(ASAN_KERNEL_OBJ) $
 # Under the sanitizers they are built at -O1 without variable tracking:
 # vaes-avx512's logic took 9 minutes to compile at -O3 there, 1.5 at -O1,
 # for the same checks.
-EMULATED_KERNELS := test_aes:kernels/aes/aes_vaes_avx512.c \
-                    test_poly1305:kernels/poly1305/poly1305_avx512.c
+EMULATED_KERNELS := $(if $(filter x86_64,$(ARCH)),\
+                    test_aes:kernels/aes/aes_vaes_avx512.c \
+                    test_poly1305:kernels/poly1305/poly1305_avx512.c)
 EMULATED_FLAGS := -Itests/c/emulated $(FLAGS_aesni) -Wno-psabi
 define emulated_kernel # <test program>:<kernel file>
 $(BUILD)/tests/$(word 1,$(subst :, ,$1)): $(BUILD)/emulated/$(basename $(word 2,$(subst :, ,$1))).o
@@ -201,9 +245,27 @@ $(BUILD)/fuzz/fuzz-kernel: $(BUILD)/fuzz/fuzz/kernel_target.o $(FUZZ_KERNEL_OBJ)
 $(BUILD)/fuzz/fuzz-cli: $(BUILD)/fuzz/fuzz/cli_target.o $(BUILD)/fuzz/harness/args.o $(FUZZ_KERNEL_OBJ)
 	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined $^ -o $@ $(KERNEL_LDLIBS)
 
+# What make test runs. A cross build makes plain objects only: its tests
+# run under qemu (tests/run_aarch64.sh), where the sanitizers and libFuzzer
+# would cost minutes and check nothing the native pass does not.
+TEST_PROGRAMS := $(BUILD)/cyclebench $(TEST_BIN) $(CTGRIND_DRIVER) \
+    $(if $(CROSS),,$(ASAN_TEST_BIN) $(CTGRIND_CONTROLS) $(FUZZ_BIN))
+.PHONY: test-programs
+test-programs: $(TEST_PROGRAMS)
+
+# On an x86-64 host make test also cross-builds for aarch64 and runs that
+# build's tests under qemu-aarch64 (tests/run.sh calls tests/run_aarch64.sh).
+# make ARCH=aarch64 test there runs that pass alone.
 test: deps
-	$(call build_parallel,$(BUILD)/cyclebench $(TEST_BIN) $(ASAN_TEST_BIN) $(CTGRIND_DRIVER) $(CTGRIND_CONTROLS) $(FUZZ_BIN))
+	$(call build_parallel,test-programs)
+ifeq ($(CROSS),)
+ifeq ($(HOST_ARCH),x86_64)
+	$(call build_parallel,ARCH=aarch64 test-programs)
+endif
 	@tests/run.sh $(BUILD)
+else
+	@tests/run_aarch64.sh $(BUILD)
+endif
 
 # make bench [KERNEL=regex] [ISA=name] [SIZES=list] [REPS=n] [MIN_TIME=s]
 # [MAX_TIME=s]: the full sweep by default, then its summary. Results go to
@@ -316,4 +378,7 @@ fuzz: deps
 clean:
 	rm -rf $(BUILD)
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+# A native build's folder holds the cross builds' folders: their
+# dependencies are theirs.
+-include $(shell find $(BUILD) $(foreach a,$(ARCHES),-path $(BUILD)/$a -prune -o) \
+    -name '*.d' -print 2>/dev/null)

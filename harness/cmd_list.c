@@ -125,10 +125,16 @@ static void print_kernel(const kernel *k)
 
 static void print_json(void)
 {
-    printf("{\n  \"cpu\": {\"model\": ");
+    char disabled[256];
+    cpu_describe(cpu_features_disabled(), disabled, sizeof disabled);
+    printf("{\n  \"cpu\": {\"arch\": ");
+    json_print_string(stdout, cpu_arch());
+    printf(", \"model\": ");
     json_print_string(stdout, cpu_model_name());
     printf(", \"features\": ");
     json_print_string(stdout, cpu_feature_names());
+    printf(", \"disabled\": ");
+    json_print_string(stdout, disabled);
     printf("},\n  \"kernels\": [\n");
     for (size_t i = 0; kernel_registry[i]; i++) {
         print_kernel(kernel_registry[i]);

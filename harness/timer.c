@@ -1,6 +1,5 @@
 #include "timer.h"
 
-#include <cpuid.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -41,10 +40,13 @@ uint64_t timer_measure_overhead(void)
     return samples[OVERHEAD_SAMPLES / 2];
 }
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+
 /* Leaf 0x15 gives the TSC as crystal * EBX / EAX; when the crystal (ECX) is
  * not enumerated, Intel documents the TSC as running at the base frequency
  * of leaf 0x16. AMD fills in neither. */
-static double cpuid_tsc_hz(const char **source)
+static double counter_hz(const char **source)
 {
     unsigned max = __get_cpuid_max(0, NULL), eax, ebx, ecx, edx;
     if (max < 0x15)
@@ -65,6 +67,18 @@ static double cpuid_tsc_hz(const char **source)
     return (eax & 0xffff) * 1e6;
 }
 
+#elif defined(__aarch64__)
+/* Firmware writes the generic timer's frequency into CNTFRQ_EL0; Linux
+ * trusts it, and so do we. */
+static double counter_hz(const char **source)
+{
+    uint64_t hz;
+    __asm__ volatile("mrs %0, cntfrq_el0" : "=r"(hz));
+    *source = "cntfrq_el0";
+    return (double)hz;
+}
+#endif
+
 static int64_t raw_ns(void)
 {
     struct timespec ts;
@@ -72,8 +86,8 @@ static int64_t raw_ns(void)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-/* A clock reading and the TSC at the same moment: the tightest of a few
- * bracketing pairs, taking the TSC at its middle. */
+/* A clock reading and the counter at the same moment: the tightest of a few
+ * bracketing pairs, taking the counter at its middle. */
 static void read_clock_and_tsc(int64_t *ns, uint64_t *tsc)
 {
     uint64_t best = UINT64_MAX;
@@ -92,7 +106,7 @@ static void read_clock_and_tsc(int64_t *ns, uint64_t *tsc)
 }
 
 /* CLOCK_MONOTONIC_RAW is not slewed by NTP, so it is the kernel's own view
- * of elapsed time against which the TSC's rate is a plain ratio. */
+ * of elapsed time against which the counter's rate is a plain ratio. */
 double timer_calibrate_tsc_hz(void)
 {
     int64_t ns0, ns1;
@@ -107,7 +121,7 @@ double timer_calibrate_tsc_hz(void)
 
 double timer_tsc_hz(const char **source)
 {
-    double hz = cpuid_tsc_hz(source);
+    double hz = counter_hz(source);
     if (hz > 0)
         return hz;
     *source = "clock_monotonic_raw";
@@ -124,6 +138,7 @@ static uint64_t time_dependent_adds(void)
 {
     uint64_t x = 0, one = 1, loops = RATIO_LOOPS;
     uint64_t t0 = timer_start();
+#if defined(__x86_64__)
     __asm__ volatile("1:\n\t"
                      ".rept " STR(ADDS_PER_LOOP) "\n\t"
                      "add %2, %0\n\t"
@@ -133,6 +148,17 @@ static uint64_t time_dependent_adds(void)
                      : "+r"(x), "+r"(loops)
                      : "r"(one)
                      : "cc");
+#elif defined(__aarch64__)
+    __asm__ volatile("1:\n\t"
+                     ".rept " STR(ADDS_PER_LOOP) "\n\t"
+                     "add %0, %0, %2\n\t"
+                     ".endr\n\t"
+                     "subs %1, %1, #1\n\t"
+                     "b.ne 1b"
+                     : "+r"(x), "+r"(loops)
+                     : "r"(one)
+                     : "cc");
+#endif
     return timer_stop() - t0;
 }
 

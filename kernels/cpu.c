@@ -1,8 +1,11 @@
 #include "cpu.h"
 
-#include <cpuid.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#if defined(__x86_64__)
+#include <cpuid.h>
 
 /* XCR0 bits: SSE (1) and AVX (2) state for ymm; opmask (5), upper halves of
  * zmm0-15 (6) and zmm16-31 (7) for AVX-512. A CPUID bit alone is not enough:
@@ -61,6 +64,28 @@ static uint32_t detect_features(void)
     return f;
 }
 
+#elif defined(__aarch64__)
+#include <sys/auxv.h>
+
+/* The kernel sets a HWCAP bit only where it also saves the state the
+ * instructions use (SVE's wider registers), so the bits are the answer, as
+ * XGETBV's confirmation is on x86-64. */
+static uint32_t detect_features(void)
+{
+    unsigned long hwcap = getauxval(AT_HWCAP), hwcap2 = getauxval(AT_HWCAP2);
+    uint32_t f = 0;
+    if (hwcap & HWCAP_ASIMD)  f |= CPU_NEON;
+    if (hwcap & HWCAP_AES)    f |= CPU_ARM_AES;
+    if (hwcap & HWCAP_PMULL)  f |= CPU_ARM_PMULL;
+    if (hwcap & HWCAP_SHA3)   f |= CPU_ARM_SHA3;
+    if (hwcap2 & HWCAP2_SVE2) f |= CPU_ARM_SVE2;
+    return f;
+}
+
+#else
+#error "kernels/cpu.c: no feature detection for this architecture (x86_64 and aarch64 only)"
+#endif
+
 const isa_variant *isa_table_row(const isa_variant *first, size_t row_size,
                                  size_t i)
 {
@@ -79,22 +104,8 @@ const isa_variant *isa_table_find(const isa_variant *first, size_t row_size,
     return NULL;
 }
 
-static uint32_t cached_features;
+static uint32_t cached_features, disabled_features;
 static int features_known;
-
-uint32_t cpu_features(void)
-{
-    if (!features_known) {
-        cached_features = detect_features();
-        features_known = 1;
-    }
-    return cached_features;
-}
-
-int cpu_supports(uint32_t required)
-{
-    return (cpu_features() & required) == required;
-}
 
 static const struct { uint32_t bit; const char *name; } feature_names[] = {
     { CPU_SSE2, "sse2" },           { CPU_SSSE3, "ssse3" },
@@ -105,13 +116,73 @@ static const struct { uint32_t bit; const char *name; } feature_names[] = {
     { CPU_AESNI, "aes" },           { CPU_PCLMUL, "pclmulqdq" },
     { CPU_VAES, "vaes" },           { CPU_VPCLMULQDQ, "vpclmulqdq" },
     { CPU_SHA, "sha" },             { CPU_BMI2, "bmi2" },
+    /* aarch64's, as /proc/cpuinfo names them but for Advanced SIMD
+     * ("asimd"), named as its ISA rows are. */
+    { CPU_NEON, "neon" },           { CPU_ARM_AES, "aes" },
+    { CPU_ARM_PMULL, "pmull" },     { CPU_ARM_SHA3, "sha3" },
+    { CPU_ARM_SVE2, "sve2" },
 };
+#define FEATURE_NAMES (sizeof feature_names / sizeof feature_names[0])
+
+/* The features CYCLEBENCH_CPU_DISABLE names: every bit of each name ("aes"
+ * is AES-NI on x86-64 and the AES instructions on aarch64), or all of them
+ * for "all". An unknown name is refused before anything runs. */
+static uint32_t features_to_disable(void)
+{
+    const char *list = getenv("CYCLEBENCH_CPU_DISABLE");
+    uint32_t mask = 0;
+    if (!list)
+        return 0;
+    for (const char *p = list; *p;) {
+        size_t n = strcspn(p, ",");
+        uint32_t named = 0;
+        if (n == 3 && strncmp(p, "all", 3) == 0)
+            named = ~0u;
+        for (size_t i = 0; i < FEATURE_NAMES; i++)
+            if (strlen(feature_names[i].name) == n &&
+                strncmp(feature_names[i].name, p, n) == 0)
+                named |= feature_names[i].bit;
+        if (n > 0 && !named) {
+            fprintf(stderr,
+                    "cyclebench: CYCLEBENCH_CPU_DISABLE names '%.*s', not a "
+                    "feature: use \"all\" or names from 'cyclebench list' "
+                    "(cpu_features), comma-separated\n",
+                    (int)n, p);
+            exit(2);
+        }
+        mask |= named;
+        p += n + (p[n] == ',');
+    }
+    return mask;
+}
+
+uint32_t cpu_features(void)
+{
+    if (!features_known) {
+        uint32_t detected = detect_features();
+        disabled_features = detected & features_to_disable();
+        cached_features = detected & ~disabled_features;
+        features_known = 1;
+    }
+    return cached_features;
+}
+
+uint32_t cpu_features_disabled(void)
+{
+    cpu_features();
+    return disabled_features;
+}
+
+int cpu_supports(uint32_t required)
+{
+    return (cpu_features() & required) == required;
+}
 
 void cpu_describe(uint32_t mask, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (size_t i = 0; i < sizeof feature_names / sizeof feature_names[0]; i++) {
+    for (size_t i = 0; i < FEATURE_NAMES; i++) {
         if (!(mask & feature_names[i].bit))
             continue;
         int n = snprintf(buf + used, len - used, "%s%s", used ? " " : "",
@@ -122,6 +193,15 @@ void cpu_describe(uint32_t mask, char *buf, size_t len)
     }
 }
 
+const char *cpu_arch(void)
+{
+#if defined(__x86_64__)
+    return "x86_64";
+#elif defined(__aarch64__)
+    return "aarch64";
+#endif
+}
+
 const char *cpu_feature_names(void)
 {
     static char names[256];
@@ -130,6 +210,7 @@ const char *cpu_feature_names(void)
     return names;
 }
 
+#if defined(__x86_64__)
 const char *cpu_model_name(void)
 {
     static char model[49];
@@ -161,3 +242,63 @@ void cpu_clear_upper_state(void)
     if (cpu_supports(CPU_AVX))
         __asm__ volatile("vzeroupper" ::: "memory");
 }
+
+#elif defined(__aarch64__)
+/* A few cores by MIDR_EL1's implementer and part number (Arm's and the
+ * vendors' technical reference manuals); any other is named by its
+ * numbers. */
+static const struct {
+    unsigned implementer, part;
+    const char *name;
+} known_cores[] = {
+    { 0x41, 0xd03, "Arm Cortex-A53" },  { 0x41, 0xd04, "Arm Cortex-A35" },
+    { 0x41, 0xd05, "Arm Cortex-A55" },  { 0x41, 0xd07, "Arm Cortex-A57" },
+    { 0x41, 0xd08, "Arm Cortex-A72" },  { 0x41, 0xd09, "Arm Cortex-A73" },
+    { 0x41, 0xd0a, "Arm Cortex-A75" },  { 0x41, 0xd0b, "Arm Cortex-A76" },
+    { 0x41, 0xd0c, "Arm Neoverse N1" }, { 0x41, 0xd0d, "Arm Cortex-A77" },
+    { 0x41, 0xd40, "Arm Neoverse V1" }, { 0x41, 0xd41, "Arm Cortex-A78" },
+    { 0x41, 0xd44, "Arm Cortex-X1" },   { 0x41, 0xd46, "Arm Cortex-A510" },
+    { 0x41, 0xd47, "Arm Cortex-A710" }, { 0x41, 0xd49, "Arm Neoverse N2" },
+    { 0x41, 0xd4f, "Arm Neoverse V2" }, { 0x41, 0xd8e, "Arm Neoverse N3" },
+    { 0x41, 0xd84, "Arm Neoverse V3" }, { 0xc0, 0xac3, "Ampere-1" },
+    { 0xc0, 0xac4, "Ampere-1a" },
+};
+
+/* MIDR_EL1 as the kernel emulates its read at EL0 (HWCAP_CPUID), or 0. */
+static uint64_t read_midr(void)
+{
+    uint64_t midr = 0;
+    if (getauxval(AT_HWCAP) & HWCAP_CPUID)
+        __asm__ volatile("mrs %0, midr_el1" : "=r"(midr));
+    return midr;
+}
+
+const char *cpu_model_name(void)
+{
+    static char model[96];
+    if (model[0])
+        return model;
+    uint64_t midr = read_midr();
+    unsigned implementer = (unsigned)(midr >> 24) & 0xff,
+             part = (unsigned)(midr >> 4) & 0xfff;
+    const char *name = NULL;
+    for (size_t i = 0; i < sizeof known_cores / sizeof known_cores[0]; i++)
+        if (known_cores[i].implementer == implementer &&
+            known_cores[i].part == part)
+            name = known_cores[i].name;
+    if (!midr)
+        snprintf(model, sizeof model, "unknown aarch64 (no MIDR_EL1)");
+    else if (name)
+        snprintf(model, sizeof model, "%s (MIDR 0x%08llx)", name,
+                 (unsigned long long)midr);
+    else
+        snprintf(model, sizeof model,
+                 "aarch64 implementer 0x%02x part 0x%03x (MIDR 0x%08llx)",
+                 implementer, part, (unsigned long long)midr);
+    return model;
+}
+
+void cpu_clear_upper_state(void)
+{
+}
+#endif

@@ -26,6 +26,12 @@ enum cpu_feature {
     CPU_VPCLMULQDQ = 1u << 13,
     CPU_SHA        = 1u << 14,
     CPU_BMI2       = 1u << 15,
+    /* aarch64, from AT_HWCAP and AT_HWCAP2. */
+    CPU_NEON       = 1u << 16, /* Advanced SIMD (asimd) */
+    CPU_ARM_AES    = 1u << 17, /* AESE, AESD, AESMC, AESIMC */
+    CPU_ARM_PMULL  = 1u << 18, /* PMULL, PMULL2 on 64-bit lanes */
+    CPU_ARM_SHA3   = 1u << 19, /* EOR3, RAX1, XAR, BCAX */
+    CPU_ARM_SVE2   = 1u << 20,
 };
 
 /* The AVX-512 subset our avx512 kernels are compiled for
@@ -47,23 +53,37 @@ const isa_variant *isa_table_row(const isa_variant *first, size_t row_size,
 const isa_variant *isa_table_find(const isa_variant *first, size_t row_size,
                                   const char *isa);
 
-/* Features usable here: CPUID bits confirmed by XGETBV that the OS saves the
- * matching register state. Detected on first call, cached afterwards. */
+/* Features usable here: on x86-64, CPUID bits confirmed by XGETBV that the
+ * OS saves the matching register state; on aarch64, the kernel's HWCAP
+ * bits. Less those named in the environment variable CYCLEBENCH_CPU_DISABLE
+ * (a comma-separated list of cpu_describe's names, or "all"), so that tests
+ * run the rows and the dispatch of a CPU without them. Detected on first
+ * call, cached afterwards; an unknown name there exits 2, naming it. */
 uint32_t cpu_features(void);
+
+/* What CYCLEBENCH_CPU_DISABLE took away from this CPU's features (0 when
+ * unset), for results context. */
+uint32_t cpu_features_disabled(void);
 
 /* Nonzero when every bit of `required` is usable on this CPU. */
 int cpu_supports(uint32_t required);
+
+/* The architecture this binary was built for: "x86_64" or "aarch64", as
+ * uname -m and the Makefile's ARCH name it. */
+const char *cpu_arch(void);
 
 /* Space-separated names of the detected features, for results context. */
 const char *cpu_feature_names(void);
 /* The same for any mask of CPU_* bits ("avx512f vaes"), into buf. */
 void cpu_describe(uint32_t mask, char *buf, size_t len);
 
-/* The CPU's brand string from CPUID 0x80000002..4, trimmed. */
+/* The CPU's brand string from CPUID 0x80000002..4, trimmed; on aarch64
+ * its implementer and part from MIDR_EL1, as the kernel shows them in
+ * /proc/cpuinfo. */
 const char *cpu_model_name(void);
 
 /* Clear the upper halves of the vector registers (vzeroupper) where the CPU
- * has AVX; a no-op elsewhere. Code that returns with them dirty (OpenSSL's
+ * has AVX; a no-op elsewhere (aarch64 has no such state). Code that returns with them dirty (OpenSSL's
  * ChaCha20-Poly1305 does) makes every SSE instruction after it pay for a
  * state transition or a false dependency, so a benchmark that follows one
  * would be timed slow for another's sake. */

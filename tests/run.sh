@@ -60,6 +60,11 @@ for t in tests/cli/*_test.sh tests/py/*_test.sh; do
     runnable "$t" && tally "$(basename "$t")" "$t" "$build/cyclebench"
 done
 
+# The arm64 pass on an x86-64 host: the aarch64 cross-build under qemu.
+if [ "$(uname -m)" = x86_64 ]; then
+    tally "aarch64 under qemu (tests/run_aarch64.sh)" tests/run_aarch64.sh "$build/aarch64"
+fi
+
 echo "$skipped skipped (each SKIP line above says why)"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

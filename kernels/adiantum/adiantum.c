@@ -26,13 +26,26 @@
  * zmm code alone: ChaCha runs a message's last eight or fewer blocks
  * through its ymm code (chacha_avx512.c) and Poly1305 hands mid-length
  * calls to the avx2 loop, so a profile of adiantum@avx512 holds both
- * widths. NH's vector rows keep their tails at their own width. */
+ * widths. NH's vector rows keep their tails at their own width.
+ *
+ * On aarch64 the constant-time AES without AES instructions is the neon
+ * row's TBL AES; until aes_impls has it, the generic row takes the best
+ * AES row there is from generic down, which is generic. */
+#if defined(__x86_64__)
+#define ADIANTUM_GENERIC_AES_FROM "ssse3"
+#elif defined(__aarch64__)
+#define ADIANTUM_GENERIC_AES_FROM "generic"
+#endif
 const adiantum_impl adiantum_impls[] = {
+#if defined(__x86_64__)
     { { "avx512", CPU_AVX512 | CPU_AVX2 }, "avx512", "avx512", "avx512",
       NULL },
     { { "avx2", CPU_AVX2 }, "avx2", "avx2", "avx2", NULL },
     { { "sse2", CPU_SSE2 }, "sse2", "sse2", "generic", NULL },
-    { { "generic", 0 }, "generic", "generic", "generic", "ssse3" },
+#elif defined(__aarch64__)
+#endif
+    { { "generic", 0 }, "generic", "generic", "generic",
+      ADIANTUM_GENERIC_AES_FROM },
     { { NULL, 0 }, NULL, NULL, NULL, NULL },
 };
 
@@ -296,7 +309,8 @@ static int adiantum_known_answer(const kernel *k, const isa_variant *v,
 /* An auto row: the XChaCha, NH and Poly1305 rows measured fastest here,
  * and the AES row measured fastest unless that is the table-driven
  * generic one, which leaks the key: then the AES adiantum@generic takes,
- * the best from ssse3 down (the constant-time AES wherever SSSE3 exists),
+ * the best from ADIANTUM_GENERIC_AES_FROM down (on x86-64 the
+ * constant-time AES wherever SSSE3 exists),
  * so that auto never runs a leaking block where no row of the table
  * would. The block is one per message, so little speed is given up. */
 static void adiantum_compose(const kernel *k, const isa_variant *const part[],

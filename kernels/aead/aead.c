@@ -12,10 +12,13 @@
  * ChaCha has no use for, pairs ChaCha avx512 with Poly1305 avx512ifma. The
  * rows need what their Poly1305 row needs (avx2 code for short calls). */
 const aead_impl aead_impls[] = {
+#if defined(__x86_64__)
     { { "avx512ifma", CPU_AVX512 | CPU_AVX512IFMA | CPU_AVX2 }, "avx512",
       "avx512ifma" },
     { { "avx512", CPU_AVX512 | CPU_AVX2 }, "avx512", "avx512" },
     { { "avx2", CPU_AVX2 }, "avx2", "avx2" },
+#elif defined(__aarch64__)
+#endif
     { { "generic", 0 }, "generic", "generic" },
     { { NULL, 0 }, NULL, NULL },
 };

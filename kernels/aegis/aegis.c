@@ -25,33 +25,39 @@ const uint8_t aegis_c1[AEGIS_BLOCK_BYTES] = {
  * ISA, or split a lane vector over registers that run no more AES rounds
  * per cycle. */
 #define AEGIS_ROW(kernel, name, isa, required)                                \
-    { { name, required }, kernel##_encrypt_##isa, kernel##_decrypt_##isa }
-#define AEGIS_END { { NULL, 0 }, NULL, NULL }
-/* An X form's table: its one VAES row, then generic. */
-#define AEGIS_TABLE(kernel, name, isa, required)                              \
-    const aegis_impl kernel##_impls[] = {                                     \
-        AEGIS_ROW(kernel, name, isa, required),                               \
-        AEGIS_ROW(kernel, "generic", generic, 0),                             \
-        AEGIS_END,                                                            \
-    }
+    { { name, required }, kernel##_encrypt_##isa, kernel##_decrypt_##isa },
+#if defined(__x86_64__)
 /* AEGIS-128L's and AEGIS-256's: AES-NI, then the constant-time software
- * round on SSSE3 (for CPUs without AES-NI), then generic. */
-#define AEGIS_XMM_TABLE(kernel)                                               \
-    const aegis_impl kernel##_impls[] = {                                     \
-        AEGIS_ROW(kernel, "aesni", aesni, CPU_AESNI | CPU_SSE41),             \
-        AEGIS_ROW(kernel, "ssse3", ssse3, CPU_SSSE3),                         \
-        AEGIS_ROW(kernel, "generic", generic, 0),                             \
-        AEGIS_END,                                                            \
-    }
+ * round on SSSE3 (for CPUs without AES-NI). An X form's: its one VAES
+ * row. */
 #define VAES_AVX2 (CPU_AVX2 | CPU_AESNI | CPU_VAES)
 #define VAES_AVX512 (CPU_AVX512 | CPU_AESNI | CPU_VAES)
+#define AEGIS_ROWS(kernel)                                                    \
+    AEGIS_ROW(kernel, "aesni", aesni, CPU_AESNI | CPU_SSE41)                  \
+    AEGIS_ROW(kernel, "ssse3", ssse3, CPU_SSSE3)
+#define AEGIS_X2_ROWS(kernel)                                                 \
+    AEGIS_ROW(kernel, "vaes-avx2", vaes_avx2, VAES_AVX2)
+#define AEGIS_X4_ROWS(kernel)                                                 \
+    AEGIS_ROW(kernel, "vaes-avx512", vaes_avx512, VAES_AVX512)
+#elif defined(__aarch64__)
+#define AEGIS_ROWS(kernel)
+#define AEGIS_X2_ROWS(kernel)
+#define AEGIS_X4_ROWS(kernel)
+#endif
+/* A table: this architecture's rows, then generic. */
+#define AEGIS_TABLE(kernel, rows)                                             \
+    const aegis_impl kernel##_impls[] = {                                     \
+        rows(kernel)                                                          \
+        AEGIS_ROW(kernel, "generic", generic, 0)                              \
+        { { NULL, 0 }, NULL, NULL },                                          \
+    }
 
-AEGIS_XMM_TABLE(aegis128l);
-AEGIS_XMM_TABLE(aegis256);
-AEGIS_TABLE(aegis128x2, "vaes-avx2", vaes_avx2, VAES_AVX2);
-AEGIS_TABLE(aegis256x2, "vaes-avx2", vaes_avx2, VAES_AVX2);
-AEGIS_TABLE(aegis128x4, "vaes-avx512", vaes_avx512, VAES_AVX512);
-AEGIS_TABLE(aegis256x4, "vaes-avx512", vaes_avx512, VAES_AVX512);
+AEGIS_TABLE(aegis128l, AEGIS_ROWS);
+AEGIS_TABLE(aegis256, AEGIS_ROWS);
+AEGIS_TABLE(aegis128x2, AEGIS_X2_ROWS);
+AEGIS_TABLE(aegis256x2, AEGIS_X2_ROWS);
+AEGIS_TABLE(aegis128x4, AEGIS_X4_ROWS);
+AEGIS_TABLE(aegis256x4, AEGIS_X4_ROWS);
 
 void aegis_setup(aegis_key *k, const uint8_t *key, size_t key_len)
 {

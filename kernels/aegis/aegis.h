@@ -66,6 +66,7 @@ AEGIS_DECLARE(aegis128x2, generic);
 AEGIS_DECLARE(aegis128x4, generic);
 AEGIS_DECLARE(aegis256x2, generic);
 AEGIS_DECLARE(aegis256x4, generic);
+#if defined(__x86_64__)
 AEGIS_DECLARE(aegis128l, aesni);
 AEGIS_DECLARE(aegis256, aesni);
 AEGIS_DECLARE(aegis128l, ssse3);
@@ -74,6 +75,8 @@ AEGIS_DECLARE(aegis128x2, vaes_avx2);
 AEGIS_DECLARE(aegis256x2, vaes_avx2);
 AEGIS_DECLARE(aegis128x4, vaes_avx512);
 AEGIS_DECLARE(aegis256x4, vaes_avx512);
+#elif defined(__aarch64__)
+#endif
 
 /* key_len is 16 (the 128 family) or 32 (the 256 family). */
 void aegis_setup(aegis_key *k, const uint8_t *key, size_t key_len);

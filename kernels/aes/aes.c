@@ -13,6 +13,7 @@
  * ssse3 row is the constant-time software AES, with the portable GHASH;
  * generic, with its T-tables, is the one that leaks. */
 const aes_impl aes_impls[] = {
+#if defined(__x86_64__)
     AES_ROW("vaes-avx512", vaes_avx512, vaes_avx512,
             aes_xctr_polyval_vaes_avx512,
             CPU_VAES | CPU_VPCLMULQDQ | CPU_AVX512 | CPU_AESNI | CPU_PCLMUL),
@@ -21,6 +22,8 @@ const aes_impl aes_impls[] = {
     AES_ROW("aesni", aesni, aesni, aes_xctr_polyval_aesni,
             CPU_AESNI | CPU_PCLMUL | CPU_SSE41),
     AES_ROW("ssse3", ssse3, generic, NULL, CPU_SSSE3),
+#elif defined(__aarch64__)
+#endif
     AES_ROW("generic", generic, generic, NULL, 0),
     { { NULL, 0 }, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
       NULL, NULL, NULL, NULL },

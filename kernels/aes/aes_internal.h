@@ -36,6 +36,7 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
     ghash_update_fn ghash_update_##isa
 
 AES_DECLARE_ISA(generic);
+#if defined(__x86_64__)
 AES_DECLARE_ISA(ssse3);
 AES_DECLARE_ISA(aesni);
 AES_DECLARE_ISA(vaes_avx2);
@@ -47,6 +48,8 @@ AES_DECLARE_XCTR_POLYVAL(vaes_avx512);
 AES_DECLARE_GHASH(aesni);
 AES_DECLARE_GHASH(vaes_avx2);
 AES_DECLARE_GHASH(vaes_avx512);
+#elif defined(__aarch64__)
+#endif
 
 /* Calls CALL(nr) with the key's round count as a constant, so that an ISA
  * function compiled once per key size has its round loops unrolled fully

@@ -8,10 +8,13 @@
 #include "../kernel.h"
 
 const blake2b_impl blake2b_impls[] = {
+#if defined(__x86_64__)
     { { "avx512", CPU_AVX512 }, blake2b_compress_avx512,
       blake2b_compress_x4_avx512 },
     { { "avx2", CPU_AVX2 }, blake2b_compress_avx2, blake2b_compress_x4_avx2 },
     { { "sse41", CPU_SSE41 }, blake2b_compress_sse41, NULL },
+#elif defined(__aarch64__)
+#endif
     { { "generic", 0 }, blake2b_compress_generic, NULL },
     { { NULL, 0 }, NULL, NULL },
 };

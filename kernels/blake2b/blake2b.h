@@ -40,9 +40,13 @@ typedef struct blake2b_impl {
 /* Best first, generic last, ended by a row with v.isa == NULL. */
 extern const blake2b_impl blake2b_impls[];
 
-blake2b_compress_fn blake2b_compress_generic, blake2b_compress_sse41,
-    blake2b_compress_avx2, blake2b_compress_avx512;
+blake2b_compress_fn blake2b_compress_generic;
+#if defined(__x86_64__)
+blake2b_compress_fn blake2b_compress_sse41, blake2b_compress_avx2,
+    blake2b_compress_avx512;
 blake2b_compress_x4_fn blake2b_compress_x4_avx2, blake2b_compress_x4_avx512;
+#elif defined(__aarch64__)
+#endif
 
 typedef struct blake2b_state {
     uint64_t h[8];

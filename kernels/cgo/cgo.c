@@ -18,6 +18,7 @@
 
 /* Each row's features are those of the AES and POLYVAL rows it pairs. */
 const cgo_impl cgo_impls[] = {
+#if defined(__x86_64__)
     CGO_ROW("vaes-avx512", CGO_VAES_AVX512, "vaes-avx512", "vpclmul-avx512",
             vaes_avx512),
     CGO_ROW("vaes-avx2", CGO_VAES_AVX2, "vaes-avx2", "vpclmul-avx2",
@@ -27,6 +28,8 @@ const cgo_impl cgo_impls[] = {
     /* Without AES instructions but constant-time: the vector-permute AES
      * with the portable POLYVAL. */
     CGO_ROW("ssse3", CPU_SSSE3, "ssse3", "generic", composed),
+#elif defined(__aarch64__)
+#endif
     CGO_ROW("generic", 0, "generic", "generic", composed),
     { { NULL, 0 }, NULL, NULL, NULL, NULL, NULL },
 };

@@ -36,8 +36,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <x86intrin.h>
 
+#include "../../harness/timer.h"
 #include "../aes/aes.h"
 #include "../polyval/polyval.h"
 
@@ -71,7 +71,7 @@ typedef struct cgo_uiv {
     const polyval_impl *pv;
 } cgo_uiv;
 
-/* Where one cell's cycles go, in TSC ticks (run_staged). */
+/* Where one cell's cycles go, in timer ticks (run_staged). */
 enum cgo_stage {
     CGO_STAGE_TWEAK,  /* POLYVAL(KU, H | command | X_R): ET's mask */
     CGO_STAGE_BLOCK,  /* the AES block of ET, and the mask around it */
@@ -83,16 +83,15 @@ enum cgo_stage {
 };
 extern const char *const cgo_stage_names[CGO_STAGES];
 
-/* Stage stamps (ticks NULL: none). lfence first, so that a stamp comes
- * after the stage before it has finished rather than when its last
- * instruction was issued. */
+/* Stage stamps (ticks NULL: none), in the timer's ticks. timer_start
+ * fences first, so that a stamp comes after the stage before it has
+ * finished rather than when its last instruction was issued. */
 static inline __attribute__((always_inline)) uint64_t
 cgo_stamp_start(const uint64_t *ticks)
 {
     if (!ticks)
         return 0;
-    _mm_lfence();
-    return __rdtsc();
+    return timer_start();
 }
 
 static inline __attribute__((always_inline)) void
@@ -108,7 +107,7 @@ cgo_stamp(uint64_t *ticks, enum cgo_stage stage, uint64_t *last)
 typedef struct cgo_impl cgo_impl;
 
 /* UIV+ encryption or decryption of one payload with tweak (h, cmd); out
- * may equal in. ticks: NULL, or each stage's TSC ticks added in (the
+ * may equal in. ticks: NULL, or each stage's timer ticks added in (the
  * stages then wait for each other: lfence before each stamp). */
 typedef void cgo_uiv_fn(const cgo_uiv *u, const uint8_t h[16], uint8_t cmd,
                         uint8_t *out, const uint8_t *in, uint64_t *ticks);
@@ -146,9 +145,12 @@ cgo_uiv_x4_fn cgo_uiv_encrypt_x4_composed;
     cgo_uiv_fn cgo_uiv_encrypt_##isa, cgo_uiv_decrypt_##isa;                  \
     cgo_uiv_x4_fn cgo_uiv_encrypt_x4_##isa
 
+#if defined(__x86_64__)
 CGO_DECLARE_ISA(aesni);
 CGO_DECLARE_ISA(vaes_avx2);
 CGO_DECLARE_ISA(vaes_avx512);
+#elif defined(__aarch64__)
+#endif
 
 /* The layers, composed from u's rows (for tests, and the composed UIV+). */
 void cgo_uiv_setup(cgo_uiv *u, const cgo_impl *impl,

@@ -7,11 +7,14 @@
 #include "../kernel.h"
 
 const chacha_impl chacha_impls[] = {
+#if defined(__x86_64__)
     { { "avx512", CPU_AVX512 }, chacha_stream_xor_avx512, hchacha_generic,
       chacha_stream_xor2_avx512 },
     { { "avx2", CPU_AVX2 }, chacha_stream_xor_avx2, hchacha_generic, NULL },
     { { "ssse3", CPU_SSSE3 }, chacha_stream_xor_ssse3, hchacha_generic, NULL },
     { { "sse2", CPU_SSE2 }, chacha_stream_xor_sse2, hchacha_generic, NULL },
+#elif defined(__aarch64__)
+#endif
     { { "generic", 0 }, chacha_stream_xor_generic, hchacha_generic, NULL },
     { { NULL, 0 }, NULL, NULL, NULL },
 };

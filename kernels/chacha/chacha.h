@@ -58,10 +58,14 @@ typedef struct chacha_impl {
 /* Best first, generic last, ended by a row with v.isa == NULL. */
 extern const chacha_impl chacha_impls[];
 
-chacha_stream_xor_fn chacha_stream_xor_generic, chacha_stream_xor_sse2,
-    chacha_stream_xor_ssse3, chacha_stream_xor_avx2, chacha_stream_xor_avx512;
+chacha_stream_xor_fn chacha_stream_xor_generic;
 hchacha_fn hchacha_generic;
+#if defined(__x86_64__)
+chacha_stream_xor_fn chacha_stream_xor_sse2, chacha_stream_xor_ssse3,
+    chacha_stream_xor_avx2, chacha_stream_xor_avx512;
 chacha_stream_xor2_fn chacha_stream_xor2_avx512;
+#elif defined(__aarch64__)
+#endif
 
 /* Layouts on top of an implementation. Arguments are checked by callers
  * (the CLI, the tests); these only lay out row 3 and call the kernel. */

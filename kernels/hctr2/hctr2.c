@@ -21,6 +21,7 @@
 /* Each row pairs the AES and POLYVAL rows of one level, and needs what
  * both need (test_hctr2 checks that it asks for at least that). */
 const hctr2_impl hctr2_impls[] = {
+#if defined(__x86_64__)
     { { "vaes-avx512", CPU_VAES | CPU_VPCLMULQDQ | CPU_AVX512 | CPU_AESNI |
                            CPU_PCLMUL | CPU_SSE41 },
       "vaes-avx512", "vpclmul-avx512" },
@@ -29,6 +30,8 @@ const hctr2_impl hctr2_impls[] = {
       "vaes-avx2", "vpclmul-avx2" },
     { { "aesni", CPU_AESNI | CPU_PCLMUL | CPU_SSE41 }, "aesni", "pclmul" },
     { { "ssse3", CPU_SSSE3 }, "ssse3", "generic" },
+#elif defined(__aarch64__)
+#endif
     { { "generic", 0 }, "generic", "generic" },
     { { NULL, 0 }, NULL, NULL },
 };

@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <x86intrin.h>
 
+#include "../../harness/timer.h"
 #include "../registry.h"
 
 /* A LIONESS variant pairs the ChaCha and BLAKE2b implementations of one
@@ -13,11 +13,14 @@
  * no file of its own at a level (BLAKE2b has no sse2 or ssse3, ChaCha no
  * sse41), the row names the nearest lower one. */
 const lioness_impl lioness_impls[] = {
+#if defined(__x86_64__)
     { { "avx512", CPU_AVX512 }, "avx512", "avx512" },
     { { "avx2", CPU_AVX2 }, "avx2", "avx2" },
     { { "sse41", CPU_SSSE3 | CPU_SSE41 }, "ssse3", "sse41" },
     { { "ssse3", CPU_SSSE3 }, "ssse3", "generic" },
     { { "sse2", CPU_SSE2 }, "sse2", "generic" },
+#elif defined(__aarch64__)
+#endif
     { { "generic", 0 }, "generic", "generic" },
     { { NULL, 0 }, NULL, NULL },
 };
@@ -103,7 +106,7 @@ static inline void stamp(uint64_t *ticks, enum lioness_stage stage,
 {
     if (!ticks)
         return;
-    uint64_t now = __rdtsc();
+    uint64_t now = timer_start();
     ticks[stage] += now - *last;
     *last = now;
 }
@@ -111,7 +114,7 @@ static inline void stamp(uint64_t *ticks, enum lioness_stage stage,
 static void encrypt_block(const lioness_key *k, uint8_t *out,
                           const uint8_t *in, size_t len, uint64_t *ticks)
 {
-    uint64_t last = ticks ? __rdtsc() : 0;
+    uint64_t last = ticks ? timer_start() : 0;
     if (out != in)
         memcpy(out, in, len);
     stamp(ticks, LIONESS_STAGE_COPY, &last);
@@ -201,7 +204,7 @@ void lioness_encrypt_x4(const lioness_key *const k[LIONESS_X4],
                         uint8_t *const cell[LIONESS_X4], size_t len,
                         uint64_t *ticks)
 {
-    uint64_t last = ticks ? __rdtsc() : 0;
+    uint64_t last = ticks ? timer_start() : 0;
     stream_round_x4(k, cell, len, 0);
     stamp(ticks, LIONESS_STAGE_S1, &last);
     hash_round_x4(k, cell, len, 0);
@@ -364,7 +367,7 @@ static int lioness_x4_run_staged(const kernel *k, const isa_variant *v,
     const lioness_key *lk = key_for(k, v, a, &local);
     const lioness_key *keys[LIONESS_X4] = { lk, lk, lk, lk };
     uint8_t *cells[LIONESS_X4];
-    uint64_t last = ticks ? __rdtsc() : 0;
+    uint64_t last = ticks ? timer_start() : 0;
     if (out != in)
         memcpy(out, in, len * LIONESS_X4);
     stamp(ticks, LIONESS_STAGE_COPY, &last);

@@ -50,7 +50,7 @@ typedef struct lioness_key {
     blake2b_state hash_state[LIONESS_PASSES];           /* from K2, K4 */
 } lioness_key;
 
-/* Where the cycles of one block go, in TSC ticks, for the profile's stage
+/* Where the cycles of one block go, in timer ticks, for the profile's stage
  * breakdown (perf's split can be checked against it). */
 enum lioness_stage {
     LIONESS_STAGE_S1,   /* R ^= S(L ^ K1), including forming L ^ K1 */
@@ -72,7 +72,7 @@ void lioness_encrypt(const lioness_key *k, uint8_t *out, const uint8_t *in,
 void lioness_decrypt(const lioness_key *k, uint8_t *out, const uint8_t *in,
                      size_t len);
 
-/* lioness_encrypt that adds each stage's TSC ticks into ticks[]. */
+/* lioness_encrypt that adds each stage's timer ticks into ticks[]. */
 void lioness_encrypt_staged(const lioness_key *k, uint8_t *out,
                             const uint8_t *in, size_t len,
                             uint64_t ticks[LIONESS_STAGES]);
@@ -84,7 +84,7 @@ void lioness_encrypt_staged(const lioness_key *k, uint8_t *out,
  * are a chain of dependent steps, four cells' are independent. The S
  * passes run two cells at a time through chacha_djb_xor2 (on avx512 both
  * cells' keystream blocks in one zmm pass). ticks, when
- * not NULL, gets each stage's TSC ticks added, as in the staged call above
+ * not NULL, gets each stage's timer ticks added, as in the staged call above
  * (no copy stage: the cells are already in place). */
 #define LIONESS_X4 4
 void lioness_encrypt_x4(const lioness_key *const k[LIONESS_X4],

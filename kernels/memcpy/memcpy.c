@@ -3,8 +3,11 @@
 #include "../kernel.h"
 
 const memcpy_impl memcpy_impls[] = {
+#if defined(__x86_64__)
     { { "avx512", CPU_AVX512 }, memcpy_copy_avx512 },
     { { "avx2", CPU_AVX2 }, memcpy_copy_avx2 },
+#elif defined(__aarch64__)
+#endif
     { { "generic", 0 }, memcpy_copy_generic },
     { { NULL, 0 }, NULL },
 };

@@ -21,6 +21,10 @@ extern const memcpy_impl memcpy_impls[];
 /* generic is the C library's memcpy, which picks its own vector width:
  * it is the line a user gets without doing anything. avx2 and avx512 are
  * plain unrolled vector copies, so the ladder shows what width alone buys. */
-memcpy_copy_fn memcpy_copy_generic, memcpy_copy_avx2, memcpy_copy_avx512;
+memcpy_copy_fn memcpy_copy_generic;
+#if defined(__x86_64__)
+memcpy_copy_fn memcpy_copy_avx2, memcpy_copy_avx512;
+#elif defined(__aarch64__)
+#endif
 
 #endif

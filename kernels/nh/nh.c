@@ -10,9 +10,12 @@
 #include "nh_known_answers.h"
 
 const nh_impl nh_impls[] = {
+#if defined(__x86_64__)
     { { "avx512", CPU_AVX512 }, nh_sums_avx512 },
     { { "avx2", CPU_AVX2 }, nh_sums_avx2 },
     { { "sse2", CPU_SSE2 }, nh_sums_sse2 },
+#elif defined(__aarch64__)
+#endif
     { { "generic", 0 }, nh_sums_generic },
     { { NULL, 0 }, NULL },
 };

@@ -50,7 +50,11 @@ typedef struct nh_impl {
 /* Best first, generic last, ended by a row with v.isa == NULL. */
 extern const nh_impl nh_impls[];
 
-nh_sums_fn nh_sums_generic, nh_sums_sse2, nh_sums_avx2, nh_sums_avx512;
+nh_sums_fn nh_sums_generic;
+#if defined(__x86_64__)
+nh_sums_fn nh_sums_sse2, nh_sums_avx2, nh_sums_avx512;
+#elif defined(__aarch64__)
+#endif
 
 /* The key from NH_KEY_BYTES bytes (its words little-endian). */
 void nh_setup(nh_key *k, const uint8_t bytes[NH_KEY_BYTES]);

@@ -8,12 +8,15 @@
 #include "poly1305_scalar.h"
 
 const poly1305_impl poly1305_impls[] = {
+#if defined(__x86_64__)
     /* avx512ifma and avx512 hand mid-length calls to the avx2 row's
      * function. */
     { { "avx512ifma", CPU_AVX512 | CPU_AVX512IFMA | CPU_AVX2 },
       poly1305_blocks_avx512ifma },
     { { "avx512", CPU_AVX512 | CPU_AVX2 }, poly1305_blocks_avx512 },
     { { "avx2", CPU_AVX2 }, poly1305_blocks_avx2 },
+#elif defined(__aarch64__)
+#endif
     { { "generic", 0 }, poly1305_blocks_generic },
     { { NULL, 0 }, NULL },
 };

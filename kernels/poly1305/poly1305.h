@@ -54,8 +54,12 @@ typedef struct poly1305_impl {
 /* Best first, generic last, ended by a row with v.isa == NULL. */
 extern const poly1305_impl poly1305_impls[];
 
-poly1305_blocks_fn poly1305_blocks_generic, poly1305_blocks_avx2,
-    poly1305_blocks_avx512, poly1305_blocks_avx512ifma;
+poly1305_blocks_fn poly1305_blocks_generic;
+#if defined(__x86_64__)
+poly1305_blocks_fn poly1305_blocks_avx2, poly1305_blocks_avx512,
+    poly1305_blocks_avx512ifma;
+#elif defined(__aarch64__)
+#endif
 
 /* Setup and finish are the same for every ISA: they touch the scalar
  * accumulator only. */

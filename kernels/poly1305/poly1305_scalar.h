@@ -13,7 +13,9 @@
 #define CYCLEBENCH_POLY1305_SCALAR_H
 
 #include <string.h>
+#if defined(__x86_64__)
 #include <immintrin.h>
+#endif
 
 #include "poly1305.h"
 
@@ -25,9 +27,25 @@ typedef unsigned __int128 poly1305_u128;
 POLY1305_INLINE uint64_t poly1305_load64(const uint8_t *p)
 {
     uint64_t v;
-    memcpy(&v, p, 8); /* x86-64 is little-endian, as Poly1305 is */
+    memcpy(&v, p, 8); /* little-endian hosts only, as Poly1305 is */
     return v;
 }
+
+/* a + b + carry into *sum, the carry out returned. x86-64's add-with-carry
+ * intrinsic; elsewhere a 128-bit sum, which GCC turns into adds/adc on
+ * aarch64. */
+#if defined(__x86_64__)
+#define poly1305_addc _addcarry_u64
+#else
+POLY1305_INLINE unsigned char poly1305_addc(unsigned char carry, uint64_t a,
+                                            uint64_t b,
+                                            unsigned long long *sum)
+{
+    poly1305_u128 t = (poly1305_u128)a + b + carry;
+    *sum = (uint64_t)t;
+    return (unsigned char)(t >> 64);
+}
+#endif
 
 /* h = h r, partly reduced; h is what a block added to it. The sums go
  * through add-with-carry on 64-bit halves: GCC compiles 128-bit additions
@@ -42,19 +60,19 @@ POLY1305_INLINE void poly1305_mul_r(uint64_t *h0, uint64_t *h1, uint64_t *h2,
     unsigned char k;
     /* d0 = h0 r0 + h1 s1 < 2^126 and d1 = h0 r1 + h1 r0 + h2 s1 + d0_hi
      * < 2^126: r is clamped below 2^124, h2 is at most 7. */
-    k = _addcarry_u64(0, (uint64_t)a, (uint64_t)b, &d0);
-    _addcarry_u64(k, (uint64_t)(a >> 64), (uint64_t)(b >> 64), &d0_hi);
-    k = _addcarry_u64(0, (uint64_t)c, (uint64_t)d, &d1);
-    _addcarry_u64(k, (uint64_t)(c >> 64), (uint64_t)(d >> 64), &d1_hi);
-    k = _addcarry_u64(0, d1, *h2 * s1, &d1);
-    _addcarry_u64(k, d1_hi, 0, &d1_hi);
-    k = _addcarry_u64(0, d1, d0_hi, &d1);
-    _addcarry_u64(k, d1_hi, 0, &d1_hi);
+    k = poly1305_addc(0, (uint64_t)a, (uint64_t)b, &d0);
+    poly1305_addc(k, (uint64_t)(a >> 64), (uint64_t)(b >> 64), &d0_hi);
+    k = poly1305_addc(0, (uint64_t)c, (uint64_t)d, &d1);
+    poly1305_addc(k, (uint64_t)(c >> 64), (uint64_t)(d >> 64), &d1_hi);
+    k = poly1305_addc(0, d1, *h2 * s1, &d1);
+    poly1305_addc(k, d1_hi, 0, &d1_hi);
+    k = poly1305_addc(0, d1, d0_hi, &d1);
+    poly1305_addc(k, d1_hi, 0, &d1_hi);
     /* h = top 2^128 + d1 2^64 + d0; fold the bits above 2^130 back in,
      * times 5. */
     uint64_t top = *h2 * r0 + d1_hi;
-    k = _addcarry_u64(0, d0, (top >> 2) + (top & ~(uint64_t)3), &lo);
-    k = _addcarry_u64(k, d1, 0, &mid);
+    k = poly1305_addc(0, d0, (top >> 2) + (top & ~(uint64_t)3), &lo);
+    k = poly1305_addc(k, d1, 0, &mid);
     *h0 = lo;
     *h1 = mid;
     *h2 = (top & 3) + k;
@@ -68,8 +86,8 @@ POLY1305_INLINE void poly1305_scalar_blocks(poly1305_state *st,
     for (; len >= POLY1305_BLOCK_BYTES; len -= POLY1305_BLOCK_BYTES,
                                         in += POLY1305_BLOCK_BYTES) {
         unsigned long long lo, hi;
-        unsigned char k = _addcarry_u64(0, h0, poly1305_load64(in), &lo);
-        k = _addcarry_u64(k, h1, poly1305_load64(in + 8), &hi);
+        unsigned char k = poly1305_addc(0, h0, poly1305_load64(in), &lo);
+        k = poly1305_addc(k, h1, poly1305_load64(in + 8), &hi);
         h0 = lo;
         h1 = hi;
         h2 += k + padbit;

@@ -81,9 +81,12 @@ extern const polyval_impl polyval_impls[];
     polyval_mul_fn polyval_mul_##isa
 
 POLYVAL_DECLARE_ISA(generic);
+#if defined(__x86_64__)
 POLYVAL_DECLARE_ISA(pclmul);
 POLYVAL_DECLARE_ISA(vpclmul_avx2);
 POLYVAL_DECLARE_ISA(vpclmul_avx512);
+#elif defined(__aarch64__)
+#endif
 
 /* The row named isa ("pclmul"), or NULL; the first row this CPU supports. */
 const polyval_impl *polyval_find(const char *isa);

@@ -262,6 +262,12 @@ done:
 
 /* The registry's gate (known answers, then every ISA against generic),
  * and its checks on what kat would pass. */
+#if defined(__x86_64__)
+static const char *const adiantum_isas[] = { "generic", "sse2", "avx2",
+                                             "avx512" };
+#elif defined(__aarch64__)
+static const char *const adiantum_isas[] = { "generic" };
+#endif
 static void test_registry(void)
 {
     static const char *const names[] = { "adiantum", "adiantum20",
@@ -271,15 +277,14 @@ static void test_registry(void)
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         const kernel *k = kernel_find(names[i]);
         const isa_variant *v;
-        CASE("%s is in the registry with every ISA: generic, sse2, avx2, "
-             "avx512", names[i]);
+        CASE("%s is in the registry with every ISA of this architecture",
+             names[i]);
         if (!CHECK(k, "%s missing", names[i]))
             continue;
-        CHECK(kernel_variant_find(k, "generic") &&
-                  kernel_variant_find(k, "sse2") &&
-                  kernel_variant_find(k, "avx2") &&
-                  kernel_variant_find(k, "avx512"),
-              "a row is missing");
+        for (size_t j = 0; j < sizeof adiantum_isas / sizeof *adiantum_isas;
+             j++)
+            CHECK(kernel_variant_find(k, adiantum_isas[j]), "no %s row",
+                  adiantum_isas[j]);
         for (size_t j = 0; (v = kernel_variant_at(k, j)); j++) {
             CASE("%s@%s passes kernel_self_test", names[i], v->isa);
             if (usable(v))

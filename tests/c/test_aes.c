@@ -14,13 +14,15 @@
 #include "../../kernels/aes/aes_internal.h"
 #include "../../kernels/polyval/polyval.h"
 #include "check.h"
-#include "emulated/emulated.h"
 #include "json.h"
 #include "vectors.h"
 #include "wycheproof.h"
 
 #define MAX_LEN 4096
 #define TRIALS 120
+
+#if defined(__x86_64__)
+#include "emulated/emulated.h"
 
 /* aes_vaes_avx512.c on stand-in intrinsics: four blocks per vector on four
  * xmm lanes (tests/c/emulated/emulated.h), its row built as aes.c builds
@@ -32,6 +34,7 @@ static const aes_impl vaes_avx512_emulated =
     AES_ROW("vaes-avx512 (emulated zmm)", vaes_avx512_emulated,
             vaes_avx512_emulated, aes_xctr_polyval_vaes_avx512_emulated,
             EMULATED_CPU);
+#endif
 
 static int usable(const aes_impl *impl)
 {
@@ -667,6 +670,7 @@ static void test_xctr_polyval(const aes_impl *impl)
 /* The single rounds other primitives build on (AEGIS): FIPS-197 appendix
  * B's first round, then random states against each other and against
  * AESENC where the CPU has it. */
+#if defined(__x86_64__)
 #pragma GCC push_options
 #pragma GCC target("ssse3,aes")
 #include <wmmintrin.h>
@@ -689,6 +693,7 @@ static void round_aesni(uint8_t out[16], const uint8_t in[16],
                                       _mm_loadu_si128((const __m128i *)rk)));
 }
 #pragma GCC pop_options
+#endif
 
 typedef void round_fn(uint8_t out[16], const uint8_t in[16],
                       const uint8_t rk[16]);
@@ -834,7 +839,9 @@ int main(void)
     size_t n = 0;
     for (const aes_impl *impl = aes_impls; impl->v.isa; impl++)
         impls[n++] = impl;
+#if defined(__x86_64__)
     impls[n++] = &vaes_avx512_emulated;
+#endif
     for (size_t i = 0; i < n; i++) {
         const aes_impl *impl = impls[i];
         test_fips197(impl);
@@ -860,8 +867,10 @@ int main(void)
         test_xctr_polyval(impl);
     }
     test_single_round("aes_round_generic", aes_round_generic, 0);
+#if defined(__x86_64__)
     test_single_round("aes_round_ssse3", round_ssse3, CPU_SSSE3);
     test_single_round("AESENC", round_aesni, CPU_AESNI);
+#endif
     test_gcm_kernel_rejects(&kernel_aes128_gcm);
     test_gcm_kernel_rejects(&kernel_aes256_gcm);
     test_gcm_kernel_rejects(&kernel_openssl_aes128_gcm);

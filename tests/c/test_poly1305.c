@@ -12,12 +12,14 @@
 #include "../../kernels/kernel.h"
 #include "../../kernels/poly1305/poly1305.h"
 #include "check.h"
-#include "emulated/emulated.h"
 #include "vectors.h"
 
 #define MAX_LEN 4096
 #define TRIALS 300
 #define EVERY_LEN_MAX 20000
+
+#if defined(__x86_64__)
+#include "emulated/emulated.h"
 
 /* poly1305_avx512.c on stand-in intrinsics; like the real row it hands
  * mid-length calls to the real avx2 function. */
@@ -26,6 +28,7 @@ static const poly1305_impl avx512_emulated = {
     { "avx512 (emulated zmm)", EMULATED_CPU | CPU_AVX2 },
     poly1305_blocks_avx512_emulated,
 };
+#endif
 
 static int usable(const poly1305_impl *impl)
 {
@@ -236,7 +239,9 @@ int main(void)
     size_t n = 0;
     for (const poly1305_impl *impl = poly1305_impls; impl->v.isa; impl++)
         impls[n++] = generic = impl;
+#if defined(__x86_64__)
     impls[n++] = &avx512_emulated;
+#endif
     for (size_t i = 0; i < n; i++) {
         test_known_answers(impls[i]);
         test_all_ones(impls[i]);

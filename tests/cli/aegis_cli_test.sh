@@ -8,17 +8,22 @@ set -u
 . "$(dirname "$0")/cli_lib.sh"
 
 "$bin" list >"$tmp/list"
-for row in "aegis128l aesni" "aegis128l ssse3" "aegis128l generic" \
-           "aegis256 aesni" "aegis256 ssse3" "aegis256 generic" \
-           "aegis128x2 vaes-avx2" "aegis128x2 generic" \
-           "aegis128x4 vaes-avx512" "aegis128x4 generic" \
-           "aegis256x2 vaes-avx2" "aegis256x2 generic" \
-           "aegis256x4 vaes-avx512" "aegis256x4 generic"; do
+case $(bin_arch) in
+x86_64) want_rows=("aegis128l aesni" "aegis128l ssse3" "aegis256 aesni" "aegis256 ssse3"
+                   "aegis128x2 vaes-avx2" "aegis128x4 vaes-avx512"
+                   "aegis256x2 vaes-avx2" "aegis256x4 vaes-avx512") ;;
+*) want_rows=() ;;
+esac
+for k in aegis128l aegis256 aegis128x2 aegis128x4 aegis256x2 aegis256x4; do
+    want_rows+=("$k generic")
+done
+for row in "${want_rows[@]}"; do
     grep -Eq "^$row (supported|unsupported)$" "$tmp/list" && ok "list has $row" ||
         fail "list lacks '$row'"
 done
 rows=$(grep -c '^aegis' "$tmp/list")
-[ "$rows" -eq 14 ] && ok "list has 14 AEGIS rows" || fail "list has $rows AEGIS rows, not 14"
+[ "$rows" -eq ${#want_rows[@]} ] && ok "list has ${#want_rows[@]} AEGIS rows" ||
+    fail "list has $rows AEGIS rows, not ${#want_rows[@]}"
 
 # The draft's appendix A: A.2.5 and A.3.5 (a partial block), and the X
 # forms' test vector 2 (120 bytes, 04 05 06 07 thirty times).

@@ -16,6 +16,12 @@ hex()   { od -An -v -tx1 | tr -d ' \n'; }
 # without reading it, and xargs then reports printf's SIGPIPE: not an error.
 unhex() { sed 's/../\\x&/g' | xargs -0 printf '%b' 2>/dev/null; }
 
+# The architecture the binary was built for (x86_64, aarch64), from list
+# --json: a test that names ISA rows names this architecture's.
+bin_arch() {
+    "$bin" list --json | sed -n 's/.*"arch": "\([a-z0-9_]*\)".*/\1/p' | head -1
+}
+
 finish() {
     echo "# counts: $passed $failed $skipped"
     [ "$failed" -eq 0 ]

@@ -41,7 +41,12 @@ while read -r kernel isa support; do
     [ ${#a} -eq 32 ] && [ "$a" = "$b" ] && ok "kat polyval@$isa: a partial block is zero-padded" ||
         fail "kat polyval@$isa: 33 bytes $a, padded to 48 $b"
 done <"$tmp/list"
-[ "$isas" -eq 4 ] && ok "list shows polyval at 4 ISAs" || fail "list shows polyval at $isas ISAs"
+case $(bin_arch) in
+x86_64) want_isas=4 ;;
+*) want_isas=1 ;;
+esac
+[ "$isas" -eq "$want_isas" ] && ok "list shows polyval at $want_isas ISAs" ||
+    fail "list shows polyval at $isas ISAs, not $want_isas"
 
 expect_usage "polyval without --key" "$bin" kat polyval
 expect_usage "polyval 15-byte key" "$bin" kat polyval --key=25629347589242761d31f826ba4b75
