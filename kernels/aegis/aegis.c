@@ -40,7 +40,10 @@ const uint8_t aegis_c1[AEGIS_BLOCK_BYTES] = {
 #define AEGIS_X4_ROWS(kernel)                                                 \
     AEGIS_ROW(kernel, "vaes-avx512", vaes_avx512, VAES_AVX512)
 #elif defined(__aarch64__)
-#define AEGIS_ROWS(kernel)
+/* AEGIS-128L's and AEGIS-256's: the constant-time software round on
+ * NEON's TBL. */
+#define AEGIS_ROWS(kernel)                                                    \
+    AEGIS_ROW(kernel, "neon", neon, CPU_NEON)
 #define AEGIS_X2_ROWS(kernel)
 #define AEGIS_X4_ROWS(kernel)
 #endif

@@ -23,6 +23,9 @@ const aes_impl aes_impls[] = {
             CPU_AESNI | CPU_PCLMUL | CPU_SSE41),
     AES_ROW("ssse3", ssse3, generic, NULL, CPU_SSSE3),
 #elif defined(__aarch64__)
+    /* Constant-time software AES on TBL, for CPUs without the AES
+     * instructions, with the portable GHASH. */
+    AES_ROW("neon", neon, generic, NULL, CPU_NEON),
 #endif
     AES_ROW("generic", generic, generic, NULL, 0),
     { { NULL, 0 }, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,

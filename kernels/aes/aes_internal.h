@@ -41,7 +41,6 @@ AES_DECLARE_ISA(ssse3);
 AES_DECLARE_ISA(aesni);
 AES_DECLARE_ISA(vaes_avx2);
 AES_DECLARE_ISA(vaes_avx512);
-AES_DECLARE_ISA(neon);
 AES_DECLARE_XCTR_POLYVAL(aesni);
 AES_DECLARE_XCTR_POLYVAL(vaes_avx2);
 AES_DECLARE_XCTR_POLYVAL(vaes_avx512);
@@ -49,6 +48,7 @@ AES_DECLARE_GHASH(aesni);
 AES_DECLARE_GHASH(vaes_avx2);
 AES_DECLARE_GHASH(vaes_avx512);
 #elif defined(__aarch64__)
+AES_DECLARE_ISA(neon);
 #endif
 
 /* Calls CALL(nr) with the key's round count as a constant, so that an ISA

@@ -29,6 +29,9 @@ const cgo_impl cgo_impls[] = {
      * with the portable POLYVAL. */
     CGO_ROW("ssse3", CPU_SSSE3, "ssse3", "generic", composed),
 #elif defined(__aarch64__)
+    /* Without AES instructions but constant-time: the TBL AES with the
+     * portable POLYVAL. */
+    CGO_ROW("neon", CPU_NEON, "neon", "generic", composed),
 #endif
     CGO_ROW("generic", 0, "generic", "generic", composed),
     { { NULL, 0 }, NULL, NULL, NULL, NULL, NULL },

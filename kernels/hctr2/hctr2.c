@@ -31,6 +31,7 @@ const hctr2_impl hctr2_impls[] = {
     { { "aesni", CPU_AESNI | CPU_PCLMUL | CPU_SSE41 }, "aesni", "pclmul" },
     { { "ssse3", CPU_SSSE3 }, "ssse3", "generic" },
 #elif defined(__aarch64__)
+    { { "neon", CPU_NEON }, "neon", "generic" },
 #endif
     { { "generic", 0 }, "generic", "generic" },
     { { NULL, 0 }, NULL, NULL },
