@@ -10,7 +10,11 @@
 # architecture's own host ARCH is that host's and the build is build/.
 
 HOST_ARCH := $(shell uname -m)
-ARCH    ?= $(HOST_ARCH)
+# Only from the command line: an ARCH in the environment is often another
+# tool's (Debian's and Linux's builds set one).
+ifneq ($(origin ARCH),command line)
+ARCH    := $(HOST_ARCH)
+endif
 ARCHES  := x86_64 aarch64
 $(if $(filter $(ARCH),$(ARCHES)),,$(error ARCH=$(ARCH) is not one cyclebench builds for: use one of $(ARCHES)))
 ifeq ($(ARCH),$(HOST_ARCH))
@@ -260,7 +264,8 @@ test: deps
 	$(call build_parallel,test-programs)
 ifeq ($(CROSS),)
 ifeq ($(HOST_ARCH),x86_64)
-	$(call build_parallel,ARCH=aarch64 test-programs)
+	$(call build_parallel,ARCH=aarch64 CC='$(filter ccache,$(CC)) aarch64-linux-gnu-gcc' \
+	    CXX='$(filter ccache,$(CXX)) aarch64-linux-gnu-g++' test-programs)
 endif
 	@tests/run.sh $(BUILD)
 else

@@ -655,6 +655,18 @@ int require_self_test(const kernel *k, const isa_variant *v,
     return -1;
 }
 
+int refuse_emulated(const char *command)
+{
+    const char *emulator = cpu_emulator();
+    if (!emulator)
+        return 0;
+    usage_error("%s: this %s binary runs under an emulator (%s), whose "
+                "timings describe the emulator, not a CPU: run it on an %s "
+                "host (docs/arm64.md); kat and list work here",
+                command, cpu_arch(), emulator, cpu_arch());
+    return -1;
+}
+
 void usage_error(const char *fmt, ...)
 {
     va_list ap;

@@ -120,6 +120,10 @@ int check_kernel_args(const kernel *k, const kernel_args *a, size_t size);
 int require_self_test(const kernel *k, const isa_variant *v,
                       const char *not_done);
 
+/* Under an emulator (cpu_emulator), nothing timed is a speed: returns -1
+ * after saying so in one line naming what was not done, else 0. */
+int refuse_emulated(const char *command);
+
 /* Print "cyclebench: <message>" on stderr as one line. */
 void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -699,7 +699,7 @@ int cmd_bench(int argc, char **argv)
         usage_error("out of memory");
         goto done;
     }
-    if ((n = select_or_refuse(&o, cases)) == 0)
+    if ((n = select_or_refuse(&o, cases)) == 0 || refuse_emulated("bench"))
         goto done;
     if (pmu_open(&counters, o.counters, err, sizeof err)) {
         usage_error("%s", err);

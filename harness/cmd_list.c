@@ -15,8 +15,10 @@
 
 static void print_text(void)
 {
-    printf("# kernel isa support    (cpu: %s; features: %s)\n",
-           cpu_model_name(), cpu_feature_names());
+    printf("# kernel isa support    (cpu: %s; features: %s%s%s)\n",
+           cpu_model_name(), cpu_feature_names(),
+           cpu_emulator() ? "; emulated by " : "",
+           cpu_emulator() ? cpu_emulator() : "");
     for (size_t i = 0; kernel_registry[i]; i++) {
         const kernel *k = kernel_registry[i];
         const isa_variant *v;
@@ -135,6 +137,11 @@ static void print_json(void)
     json_print_string(stdout, cpu_feature_names());
     printf(", \"disabled\": ");
     json_print_string(stdout, disabled);
+    printf(", \"emulator\": ");
+    if (cpu_emulator())
+        json_print_string(stdout, cpu_emulator());
+    else
+        printf("null");
     printf("},\n  \"kernels\": [\n");
     for (size_t i = 0; kernel_registry[i]; i++) {
         print_kernel(kernel_registry[i]);

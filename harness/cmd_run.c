@@ -190,6 +190,7 @@ static void print_result(const run_options *o, const loop_result *r,
     json_print_string(stdout, o->at_auto ? KERNEL_AUTO_ISA : o->v->isa);
     printf(",\n  \"size\": %zu,\n  \"bytes_per_call\": %.0f,\n"
            "  \"seconds\": %.3f,\n  \"calls\": %llu,\n"
+           "  \"timer_clock\": \"" TIMER_CLOCK "\",\n"
            "  \"tsc_hz\": %.0f,\n  \"tsc_hz_source\": \"%s\",\n"
            "  \"core_tsc_ratio\": %.4f,\n  \"core_clock_source\": \"%s\",\n"
            "  \"pinned_cpu\": %d,\n  \"on_cpu_fraction\": %.3f,\n"
@@ -267,6 +268,7 @@ static void print_paired(const run_options *o, const paired_config *c,
     json_print_string(stdout, o->vs_v->isa);
     printf(",\n  \"size\": %zu,\n  \"seconds\": %.3f,\n"
            "  \"block_seconds\": %.3f,\n  \"pairs\": %zu,\n"
+           "  \"timer_clock\": \"" TIMER_CLOCK "\",\n"
            "  \"tsc_hz\": %.0f,\n  \"tsc_hz_source\": \"%s\",\n"
            "  \"core_tsc_ratio\": %.4f,\n  \"pinned_cpu\": %d,\n"
            "  \"tsc_cycles_per_byte\": %.4f,\n"
@@ -346,6 +348,8 @@ int cmd_run(int argc, char **argv)
         if (check_kernel_args(o.vs_k, &vs_a, o.size))
             return EXIT_USAGE;
     }
+    if (refuse_emulated("run"))
+        return EXIT_USAGE;
     if (sysctl_pin(sysctl_default_cpu(), err, sizeof err)) {
         usage_error("%s", err);
         return 1;

@@ -33,6 +33,10 @@ void results_add_context(const results_context *c)
     gb_add_context("order", c->order);
     gb_add_context("cpu_model", cpu_model_name());
     gb_add_context("cpu_features", cpu_feature_names());
+    gb_add_context("arch", cpu_arch());
+    /* Which counter the tsc_* fields count: "tsc" on x86-64, "cntvct"
+     * (the generic timer, at tsc_hz) on aarch64 (docs/arm64.md). */
+    gb_add_context("timer_clock", TIMER_CLOCK);
     add_number("tsc_hz", "%.0f", c->timer->tsc_hz);
     gb_add_context("tsc_hz_source", c->timer->tsc_hz_source);
     add_number("timer_overhead_ticks", "%.0f", (double)c->timer->overhead_ticks);

@@ -25,7 +25,9 @@ sampler_config sampler_default_config(double tsc_hz, double min_seconds,
     double cap = cap_seconds > min_seconds ? cap_seconds : min_seconds;
     return (sampler_config){
         .precision = SAMPLER_PRECISION,
-        .batch_ticks = (uint64_t)(SAMPLER_BATCH_SECONDS * tsc_hz),
+        .batch_ticks = SAMPLER_BATCH_SECONDS * tsc_hz > SAMPLER_BATCH_MIN_TICKS
+                           ? (uint64_t)(SAMPLER_BATCH_SECONDS * tsc_hz)
+                           : SAMPLER_BATCH_MIN_TICKS,
         .warmup_ticks = (uint64_t)(SAMPLER_WARMUP_SECONDS * tsc_hz),
         .min_ticks = (uint64_t)(min_seconds * tsc_hz),
         .cap_ticks = (uint64_t)(cap * tsc_hz),

@@ -22,6 +22,10 @@
 /* The defaults, documented in docs/method.md. */
 #define SAMPLER_PRECISION 0.005     /* +-0.5% */
 #define SAMPLER_BATCH_SECONDS 10e-6 /* one timed batch: about 10 us */
+/* ...and at least this many timer ticks, so that the counter's step stays
+ * a thousandth of a batch where it ticks slowly: aarch64's generic timer,
+ * often 24 MHz to 1 GHz, counts only 240 ticks in 10 us at 24 MHz. */
+#define SAMPLER_BATCH_MIN_TICKS 1000
 #define SAMPLER_WARMUP_SECONDS 2e-3 /* per benchmark, discarded */
 /* The confidence interval of the median comes from the medians of blocks
  * of samples this long (batch medians), not from the samples themselves.

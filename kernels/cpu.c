@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #if defined(__x86_64__)
 #include <cpuid.h>
@@ -200,6 +201,30 @@ const char *cpu_arch(void)
 #elif defined(__aarch64__)
     return "aarch64";
 #endif
+}
+
+/* qemu-user and valgrind show their guest its own path at /proc/self/exe
+ * (and /proc/<pid>/exe), but the kernel's /proc/<pid>/task/<tid>/exe is
+ * the program it really started: the emulator. Natively the two agree.
+ * Neither a HWCAP, MIDR nor /proc/cpuinfo tells: qemu's -cpu cortex-a53
+ * has the real core's MIDR, and newer qemu fakes /proc/cpuinfo too. */
+const char *cpu_emulator(void)
+{
+    static char real[4096];
+    static int known;
+    if (!known) {
+        char self[4096], task[64];
+        snprintf(task, sizeof task, "/proc/%d/task/%d/exe", (int)getpid(),
+                 (int)getpid());
+        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1),
+                m = readlink(task, real, sizeof real - 1);
+        self[n > 0 ? n : 0] = '\0';
+        real[m > 0 ? m : 0] = '\0';
+        if (n <= 0 || m <= 0 || strcmp(self, real) == 0)
+            real[0] = '\0';
+        known = 1;
+    }
+    return real[0] ? real : NULL;
 }
 
 const char *cpu_feature_names(void)

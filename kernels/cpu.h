@@ -72,6 +72,12 @@ int cpu_supports(uint32_t required);
  * uname -m and the Makefile's ARCH name it. */
 const char *cpu_arch(void);
 
+/* The program this process really is when it is not this binary: an
+ * emulator that runs it instruction by instruction (qemu-aarch64 on an
+ * x86-64 host, or valgrind); NULL on a CPU of the binary's architecture.
+ * Timings taken under one describe the emulator, not a CPU. */
+const char *cpu_emulator(void);
+
 /* Space-separated names of the detected features, for results context. */
 const char *cpu_feature_names(void);
 /* The same for any mask of CPU_* bits ("avx512f vaes"), into buf. */

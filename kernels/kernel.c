@@ -391,8 +391,12 @@ const char *kernel_variant_refusal(const kernel *k, const isa_variant *v,
     if (why)
         snprintf(buf, len, "%s", why);
     else if (!cpu_supports(v->required)) {
-        cpu_describe(v->required & ~cpu_features(), missing, sizeof missing);
-        snprintf(buf, len, "the CPU lacks %s", missing);
+        uint32_t lacking = v->required & ~cpu_features();
+        cpu_describe(lacking, missing, sizeof missing);
+        snprintf(buf, len, "the CPU lacks %s%s", missing,
+                 (lacking & cpu_features_disabled()) == lacking
+                     ? " (taken away by CYCLEBENCH_CPU_DISABLE)"
+                     : "");
     } else
         return NULL;
     return buf;

@@ -233,7 +233,8 @@ int cmd_leak(int argc, char **argv)
     kernel_slots slots;
     leak_result r;
     char err[256];
-    if (parse_options(&o, argc, argv) || check_options(&o))
+    if (parse_options(&o, argc, argv) || check_options(&o) ||
+        refuse_emulated("leak"))
         return EXIT_USAGE;
     if (require_self_test(o.k, o.v, "measured"))
         return EXIT_NOT_MEASURED;

@@ -36,7 +36,8 @@ done
 
 timed="test_leak test_paired test_sampler"
 not_emulated="test_harness"
-cli_tests="adiantum_cli aead_cli aegis_cli aes_cli cgo_cli hctr2_cli polyval_cli cli usage_errors"
+cli_tests="adiantum_cli aead_cli aegis_cli aes_cli cgo_cli hctr2_cli polyval_cli cli usage_errors
+           emulated_cli cpu_disable"
 
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT

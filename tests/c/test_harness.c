@@ -115,6 +115,7 @@ static double kernel_tsc_hz(const char **source)
     return (double)(t1 - t0) * 1e9 / (double)(ns1 - ns0);
 }
 
+#if defined(__x86_64__)
 /* A second clock for the core/TSC ratio: a 64-bit imul takes 3 cycles on
  * every x86-64 core since Nehalem and Zen, and no renamer folds it. The
  * empty asm hides x and one from the compiler, so each multiply waits for
@@ -138,15 +139,23 @@ static double imul_core_ratio(void)
     }
     return 3.0 * MULS / (double)best;
 }
+#endif
 
 static void test_timer(void)
 {
     const char *source, *kernel_source;
 
+#if defined(__x86_64__)
     CASE("timer overhead is positive and under 100 ticks");
     uint64_t overhead = timer_measure_overhead();
     CHECK(overhead > 0 && overhead < 100, "overhead %llu ticks",
           (unsigned long long)overhead);
+#else
+    /* The generic timer may tick less than once in an empty pair. */
+    CASE("timer overhead is under 100 ticks");
+    uint64_t overhead = timer_measure_overhead();
+    CHECK(overhead < 100, "overhead %llu ticks", (unsigned long long)overhead);
+#endif
 
     CASE("tsc_hz is within 1%% of the kernel's TSC frequency");
     double hz = timer_tsc_hz(&source);
@@ -162,11 +171,14 @@ static void test_timer(void)
     CHECK(r1 > 0 && r2 > 0, "ratios %f %f", r1, r2);
     CHECK(fabs(r1 - r2) < 0.05 * fmax(r1, r2), "ratios %f %f differ", r1, r2);
 
+#if defined(__x86_64__)
+    /* aarch64 cores differ in MUL's latency: no second clock there. */
     CASE("core/TSC ratio agrees within 10%% with a chain of multiplies");
     double by_imul = imul_core_ratio();
     printf("   core/TSC ratio %.4f, by imul %.4f\n", r2, by_imul);
     CHECK(fabs(r2 - by_imul) < 0.10 * by_imul, "adds say %f, imul says %f: "
           "the add chain is not one add per cycle here", r2, by_imul);
+#endif
 
     /* No x86 core runs at 6.5 GHz: a ratio implying it means the CPU ran
      * the chain faster than one add per cycle (immediate-add folding). */

@@ -262,6 +262,14 @@ static void test_min_time(void)
           "min %llu cap %llu batch %llu block %llu",
           (unsigned long long)d.min_ticks, (unsigned long long)d.cap_ticks,
           (unsigned long long)d.batch_ticks, (unsigned long long)d.block_ticks);
+
+    CASE("on a slow counter (24 MHz, aarch64's generic timer) a batch is "
+         "%d ticks, not 10 us", SAMPLER_BATCH_MIN_TICKS);
+    d = sampler_default_config(24e6, 1, 2);
+    CHECK(d.batch_ticks == SAMPLER_BATCH_MIN_TICKS &&
+              d.block_ticks == 240000,
+          "batch %llu block %llu", (unsigned long long)d.batch_ticks,
+          (unsigned long long)d.block_ticks);
 }
 
 static void test_cap_for_run(void)

@@ -306,6 +306,13 @@ def test_core_clock_label_says_pmu_when_counted():
         "core cycles/byte (pmu)"
 
 
+def test_timer_ticks_are_named_by_their_clock():
+    assert units.clock_unit({}, "tsc") == "TSC ticks/byte"
+    assert units.clock_unit({"timer_clock": "tsc"}, "tsc") == "TSC ticks/byte"
+    assert units.clock_unit({"timer_clock": "cntvct"}, "tsc") == \
+        "generic-timer ticks/byte"
+
+
 def test_speedup_over_generic_is_generic_over_variant():
     res = results.load(BASE)
     points = dict(charts.speedup_points(res, "chacha20", "avx2", "chacha20",

@@ -48,7 +48,8 @@ def built():
 # `list --json` itself
 
 def test_list_json_has_every_field_per_kernel_and_isa(document):
-    assert set(document["cpu"]) == {"arch", "model", "features", "disabled"}
+    assert set(document["cpu"]) == {"arch", "model", "features", "disabled",
+                               "emulator"}
     assert document["kernels"]
     for k in document["kernels"]:
         assert {"name", "family", "reference", "external", "min_len",

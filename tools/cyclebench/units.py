@@ -18,10 +18,18 @@ def clock_counter(clock):
     return CLOCK_COUNTERS[clock]
 
 
+# What the tsc_* figures count, by the results' timer_clock: the TSC on
+# x86-64, the generic timer (CNTVCT_EL0) on aarch64. Files from before
+# timer_clock was recorded are x86-64's.
+TIMER_CLOCK_NAMES = {"tsc": "TSC ticks", "cntvct": "generic-timer ticks"}
+
+
 def clock_unit(context, clock, per="byte"):
-    """"TSC ticks/byte", or "core cycles/byte (estimated)" / "(pmu)"."""
+    """"TSC ticks/byte" (or "generic-timer ticks/byte" on aarch64), or
+    "core cycles/byte (estimated)" / "(pmu)"."""
     if clock_counter(clock) == CLOCK_COUNTERS["tsc"]:
-        return f"TSC ticks/{per}"
+        timer = context.get("timer_clock", "tsc")
+        return f"{TIMER_CLOCK_NAMES.get(timer, timer + ' ticks')}/{per}"
     source = context.get("core_clock_source", "estimated")
     return f"core cycles/{per} ({source})"
 
