@@ -28,13 +28,13 @@
  * calls to the avx2 loop, so a profile of adiantum@avx512 holds both
  * widths. NH's vector rows keep their tails at their own width.
  *
- * On aarch64 the constant-time AES without AES instructions is the neon
- * row's TBL AES; until aes_impls has it, the generic row takes the best
- * AES row there is from generic down, which is generic. */
+ * On aarch64 the generic row takes the best AES row from neon down: the
+ * constant-time TBL AES, which every aarch64 CPU can run, so there the
+ * table-driven generic AES is never Adiantum's block. */
 #if defined(__x86_64__)
 #define ADIANTUM_GENERIC_AES_FROM "ssse3"
 #elif defined(__aarch64__)
-#define ADIANTUM_GENERIC_AES_FROM "generic"
+#define ADIANTUM_GENERIC_AES_FROM "neon"
 #endif
 const adiantum_impl adiantum_impls[] = {
 #if defined(__x86_64__)

@@ -40,11 +40,14 @@ const uint8_t aegis_c1[AEGIS_BLOCK_BYTES] = {
 #define AEGIS_X4_ROWS(kernel)                                                 \
     AEGIS_ROW(kernel, "vaes-avx512", vaes_avx512, VAES_AVX512)
 #elif defined(__aarch64__)
-/* AEGIS-128L's and AEGIS-256's: the AES instructions. aarch64 has no
- * vector wider than a block, and AEGIS-128L's eight independent rounds an
- * update already keep the AES pipes busy, so the X forms are generic
- * only. */
-#define AEGIS_ROWS(kernel) AEGIS_ROW(kernel, "ce", ce, CPU_ARM_AES)
+/* AEGIS-128L's and AEGIS-256's: the AES instructions, then the
+ * constant-time software round on NEON's TBL (for CPUs without them).
+ * aarch64 has no vector wider than a block, and AEGIS-128L's eight
+ * independent rounds an update already keep the AES pipes busy, so the X
+ * forms are generic only. */
+#define AEGIS_ROWS(kernel)                                                    \
+    AEGIS_ROW(kernel, "ce", ce, CPU_ARM_AES)                                  \
+    AEGIS_ROW(kernel, "neon", neon, CPU_NEON)
 #define AEGIS_X2_ROWS(kernel)
 #define AEGIS_X4_ROWS(kernel)
 #endif

@@ -78,6 +78,8 @@ AEGIS_DECLARE(aegis256x4, vaes_avx512);
 #elif defined(__aarch64__)
 AEGIS_DECLARE(aegis128l, ce);
 AEGIS_DECLARE(aegis256, ce);
+AEGIS_DECLARE(aegis128l, neon);
+AEGIS_DECLARE(aegis256, neon);
 #endif
 
 /* key_len is 16 (the 128 family) or 32 (the 256 family). */

@@ -26,6 +26,9 @@ const aes_impl aes_impls[] = {
 #elif defined(__aarch64__)
     /* The AES and PMULL instructions, which Linux reports apart. */
     AES_ROW("ce", ce, ce, aes_xctr_polyval_ce, CPU_ARM_AES | CPU_ARM_PMULL),
+    /* Constant-time software AES on TBL, for CPUs without the AES
+     * instructions, with the portable GHASH. */
+    AES_ROW("neon", neon, generic, NULL, CPU_NEON),
 #endif
     AES_ROW("generic", generic, generic, NULL, 0),
     { { NULL, 0 }, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,

@@ -18,8 +18,10 @@
  * leaks the key through the cache to anyone sharing the machine. Its GHASH
  * is constant-time. The ssse3 variant is the constant-time software AES
  * (vector permute, as OpenSSL's vpaes), for CPUs without AES instructions;
- * it uses the generic, constant-time GHASH. It and the AES-NI variants are
- * constant-time throughout, key expansion included. */
+ * it uses the generic, constant-time GHASH. The neon variant is the same
+ * technique on aarch64's TBL (aes_neon.c), with the same GHASH. These and
+ * the AES-NI variants are constant-time throughout, key expansion
+ * included. */
 #ifndef CYCLEBENCH_AES_H
 #define CYCLEBENCH_AES_H
 
@@ -40,8 +42,8 @@
 
 /* Round keys in the form of the ISA that expanded them (aes_setup with its
  * row), which only that row's functions read. generic, ce and the x86 rows
- * keep FIPS-197's schedule in enc; ssse3 keeps it converted into its tower
- * basis (aes_ssse3.c). */
+ * keep FIPS-197's schedule in enc; ssse3 and neon keep it converted into
+ * their tower basis (aes_ssse3.c, aes_neon.c). */
 typedef struct aes_key {
     _Alignas(64) uint8_t enc[AES_MAX_ROUNDS + 1][16];
     /* From the equivalent inverse cipher's schedule (FIPS-197 5.3.5): enc
@@ -181,8 +183,9 @@ int aes_gcm_decrypt(const aes_impl *impl, const aes_gcm_key *gk, uint8_t *out,
 /* One AES encryption round as AESENC computes it (SubBytes, ShiftRows,
  * MixColumns, then rk added), for primitives built on the round (AEGIS):
  * the generic row's, from its T-tables, so NOT constant-time. out may
- * equal in. The constant-time one is aes_round_ssse3 (aes_round_ssse3.h,
- * for files compiled with SSSE3). */
+ * equal in. The constant-time ones are aes_round_ssse3 (aes_round_ssse3.h,
+ * for files compiled with SSSE3) and aes_round_neon (aes_round_neon.h, on
+ * aarch64). */
 void aes_round_generic(uint8_t out[16], const uint8_t in[16],
                        const uint8_t rk[16]);
 

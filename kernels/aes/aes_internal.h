@@ -51,6 +51,7 @@ AES_DECLARE_GHASH(vaes_avx512);
 AES_DECLARE_ISA(ce);
 AES_DECLARE_XCTR_POLYVAL(ce);
 AES_DECLARE_GHASH(ce);
+AES_DECLARE_ISA(neon);
 #endif
 
 /* Calls CALL(nr) with the key's round count as a constant, so that an ISA

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""The constants of the ssse3 AES (aes_ssse3.c): writes aes_ssse3_tables.h.
+"""The constants of the ssse3 AES (aes_ssse3.c) and of the neon one
+(aes_neon.c, TBL in place of PSHUFB): writes aes_ssse3_tables.h.
 
 The vector-permute technique (Hamburg, CHES 2009): AES's S-box is an
 inversion in GF(2^8) and an affine map. In a tower field GF(2^8) =
@@ -243,6 +244,12 @@ ROUND_MASKS = {
 # A model of aes_ssse3.c, op for op, checked against FIPS-197 below.
 
 def pshufb(table, idx):
+    # aes_neon.c looks up with TBL, which reads an index of 16 or more as
+    # 0 where PSHUFB reads one with its top bit set as 0: the two agree on
+    # nibbles and on "1/0" plus a nibble, and check() runs every lookup of
+    # both ciphers through here, so no other index may occur.
+    assert all(i < 16 or INF <= i < INF + 16 for i in idx), \
+        f"an index where TBL and PSHUFB differ: {idx}"
     return [0 if i & 0x80 else table[i & 15] for i in idx]
 
 

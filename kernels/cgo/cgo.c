@@ -30,6 +30,9 @@ const cgo_impl cgo_impls[] = {
     CGO_ROW("ssse3", CPU_SSSE3, "ssse3", "generic", composed),
 #elif defined(__aarch64__)
     CGO_ROW("ce", CPU_ARM_AES | CPU_ARM_PMULL, "ce", "ce", ce),
+    /* Without AES instructions but constant-time: the TBL AES with the
+     * portable POLYVAL. */
+    CGO_ROW("neon", CPU_NEON, "neon", "generic", composed),
 #endif
     CGO_ROW("generic", 0, "generic", "generic", composed),
     { { NULL, 0 }, NULL, NULL, NULL, NULL, NULL },

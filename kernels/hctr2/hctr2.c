@@ -32,6 +32,7 @@ const hctr2_impl hctr2_impls[] = {
     { { "ssse3", CPU_SSSE3 }, "ssse3", "generic" },
 #elif defined(__aarch64__)
     { { "ce", CPU_ARM_AES | CPU_ARM_PMULL }, "ce", "ce" },
+    { { "neon", CPU_NEON }, "neon", "generic" },
 #endif
     { { "generic", 0 }, "generic", "generic" },
     { { NULL, 0 }, NULL, NULL },

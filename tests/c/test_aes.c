@@ -706,6 +706,16 @@ static void round_aesni(uint8_t out[16], const uint8_t in[16],
 #pragma clang attribute pop
 #else
 #pragma GCC pop_options
+#elif defined(__aarch64__)
+#include <arm_neon.h>
+
+#include "../../kernels/aes/aes_round_neon.h"
+
+static void round_neon(uint8_t out[16], const uint8_t in[16],
+                       const uint8_t rk[16])
+{
+    vst1q_u8(out, aes_round_neon(vld1q_u8(in), vld1q_u8(rk)));
+}
 #endif
 #endif
 
@@ -891,6 +901,8 @@ int main(void)
 #if defined(__x86_64__)
     test_single_round("aes_round_ssse3", round_ssse3, CPU_SSSE3);
     test_single_round("AESENC", round_aesni, CPU_AESNI);
+#elif defined(__aarch64__)
+    test_single_round("aes_round_neon", round_neon, CPU_NEON);
 #endif
     test_gcm_kernel_rejects(&kernel_aes128_gcm);
     test_gcm_kernel_rejects(&kernel_aes256_gcm);

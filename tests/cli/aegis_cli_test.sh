@@ -12,7 +12,7 @@ case $(bin_arch) in
 x86_64) want_rows=("aegis128l aesni" "aegis128l ssse3" "aegis256 aesni" "aegis256 ssse3"
                    "aegis128x2 vaes-avx2" "aegis128x4 vaes-avx512"
                    "aegis256x2 vaes-avx2" "aegis256x4 vaes-avx512") ;;
-aarch64) want_rows=("aegis128l ce" "aegis256 ce") ;;
+aarch64) want_rows=("aegis128l ce" "aegis256 ce" "aegis128l neon" "aegis256 neon") ;;
 *) want_rows=() ;;
 esac
 for k in aegis128l aegis256 aegis128x2 aegis128x4 aegis256x2 aegis256x4; do
