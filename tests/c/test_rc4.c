@@ -1,8 +1,8 @@
 /* RC4 (broken, for comparison only): RFC 6229 keystreams at several key
  * lengths and offsets, and a differential against OpenSSL's legacy
- * provider. Also the seeds' other disk ciphers through OpenSSL (3DES,
- * Blowfish, Camellia in CBC): their published known answers, round trips,
- * and the arguments they refuse. */
+ * provider. Also the FreeBSD GELI table's other disk ciphers through
+ * OpenSSL (3DES, Blowfish, Camellia in CBC): their published known
+ * answers, round trips, and the arguments they refuse. */
 #include <openssl/evp.h>
 #include <openssl/provider.h>
 #include <stdlib.h>
