@@ -706,6 +706,7 @@ static void round_aesni(uint8_t out[16], const uint8_t in[16],
 #pragma clang attribute pop
 #else
 #pragma GCC pop_options
+#endif
 #elif defined(__aarch64__)
 #include <arm_neon.h>
 
@@ -716,7 +717,6 @@ static void round_neon(uint8_t out[16], const uint8_t in[16],
 {
     vst1q_u8(out, aes_round_neon(vld1q_u8(in), vld1q_u8(rk)));
 }
-#endif
 #endif
 
 typedef void round_fn(uint8_t out[16], const uint8_t in[16],
