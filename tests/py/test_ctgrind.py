@@ -436,7 +436,8 @@ def test_make_ctgrind_writes_the_sites_and_exits_1(tmp_path):
     with open(tmp_path / "rc4@generic.ctgrind.txt") as f:
         lines = f.read().splitlines()
     assert lines[1].endswith(" sites") or lines[1] == "1 site", lines
-    assert all(line.startswith("rc4_swap kernels/rc4/rc4_generic.c:")
+    # The secret-indexed S-box accesses, all in rc4_generic.c's functions.
+    assert all(re.match(r"rc4_\w+ kernels/rc4/rc4_generic\.c:", line)
                for line in lines[2:]), lines
 
 
