@@ -498,7 +498,7 @@ static void test_gcm_vs_openssl(const aes_impl *impl, size_t key_len)
         uint8_t bit = (uint8_t)(1u << check_random(&seed) % 8);
         uint8_t *flip = where < t.len ? want + where
                         : where < t.len + 16 ? want + where
-                                             : t.aad + where - t.len - 16;
+                                             : t.aad + (where - t.len - 16);
         *flip ^= bit;
         CHECK(aes_gcm_decrypt(impl, &gk, t.out, want, t.len, want + t.len, t.iv,
                               12, t.aad, t.aad_len) == -1 &&

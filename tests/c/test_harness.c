@@ -141,9 +141,14 @@ static double kernel_tsc_hz(const char **source, double *uncertainty)
 #if defined(__x86_64__)
 /* A second clock for the core/TSC ratio: a 64-bit imul takes 3 cycles on
  * every x86-64 core since Nehalem and Zen, and no renamer folds it. The
- * empty asm hides x and one from the compiler, so each multiply waits for
- * the one before; the loop's own counting runs alongside. The fastest of
+ * chain is written out in asm, 100 multiplies a pass, each waiting for the
+ * one before: whatever the compiler and the sanitized build's coverage
+ * counters add to the loop around it runs alongside. The fastest of
  * several samples, as timer_calibrate_core_ratio takes. */
+#define IMUL10 "imul %[one], %[x]\n\t" "imul %[one], %[x]\n\t"               \
+    "imul %[one], %[x]\n\t" "imul %[one], %[x]\n\t" "imul %[one], %[x]\n\t" \
+    "imul %[one], %[x]\n\t" "imul %[one], %[x]\n\t" "imul %[one], %[x]\n\t" \
+    "imul %[one], %[x]\n\t" "imul %[one], %[x]\n\t"
 static double imul_core_ratio(void)
 {
     enum { MULS = 300000 };
@@ -152,10 +157,11 @@ static double imul_core_ratio(void)
     for (int i = 0; i < 20; i++) {
         uint64_t x = 3;
         uint64_t t0 = timer_start();
-        for (int k = 0; k < MULS; k++) {
-            x *= one;
-            __asm__ volatile("" : "+r"(x));
-        }
+        for (int k = 0; k < MULS / 100; k++)
+            __asm__ volatile(IMUL10 IMUL10 IMUL10 IMUL10 IMUL10 IMUL10 IMUL10
+                             IMUL10 IMUL10 IMUL10
+                             : [x] "+r"(x)
+                             : [one] "r"(one));
         uint64_t ticks = timer_stop() - t0;
         if (ticks < best)
             best = ticks;
