@@ -18,6 +18,35 @@ unhex() { sed 's/../\\x&/g' | xargs -0 printf '%b' 2>/dev/null; }
 
 # The architecture the binary was built for (x86_64, aarch64), from list
 # --json: a test that names ISA rows names this architecture's.
+# gcrypt_built: this binary has libgcrypt. A build without it (the arm64
+# cross build: Debian's libgcrypt20-dev is for one architecture at a time)
+# lists its gcrypt kernels as unsupported, saying why.
+gcrypt_built() { ! "$bin" list --json 2>/dev/null | grep -q 'this build has no libgcrypt'; }
+# says_no_libgcrypt <kernel>: list --json gives that reason for it.
+says_no_libgcrypt() {
+    "$bin" list --json | "$python" -c '
+import json, sys
+d = json.load(sys.stdin)
+ks = d["kernels"] if isinstance(d, dict) else d
+k = [k for k in ks if k["name"] == sys.argv[1]]
+sys.exit(not (k and all(not i["supported"] and "no libgcrypt" in i["reason"]
+                        for i in k[0]["isas"])))' "$1"
+}
+# gcrypt_listed <kernel...>: each listed as supported where libgcrypt is
+# built in, else each saying why not.
+gcrypt_listed() {
+    local k
+    for k in "$@"; do
+        if gcrypt_built; then
+            grep -q "^$k external supported$" "$tmp/list" &&
+                ok "list has $k, supported" || fail "list lacks '$k external supported'"
+        else
+            check "$k is unsupported in a build without libgcrypt, saying so" -- \
+                says_no_libgcrypt "$k"
+        fi
+    done
+}
+
 bin_arch() {
     "$bin" list --json | sed -n 's/.*"arch": "\([a-z0-9_]*\)".*/\1/p' | head -1
 }
