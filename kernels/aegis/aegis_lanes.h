@@ -27,11 +27,12 @@
 #include <string.h>
 
 #include "aegis.h"
+#include "../unroll.h"
 
 #define AEGISX_PASTE3(a, b, c) a##_##b##_##c
 #define AEGISX_NAME(kernel, op, isa) AEGISX_PASTE3(kernel, op, isa)
 #define AEGISX_INLINE static inline __attribute__((always_inline))
-#define AEGISX_UNROLL _Pragma("GCC unroll 8")
+#define AEGISX_UNROLL CB_UNROLL(8)
 #define VEC_BYTES (16 * LANES)
 /* Bytes per update: two vectors for the 128 family, one for the 256. */
 #define RATE(words) ((words) == 8 ? 2 * VEC_BYTES : VEC_BYTES)

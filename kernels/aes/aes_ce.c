@@ -30,10 +30,11 @@
 #include "aes_internal.h"
 #include "../gf128/clmul_ce.h"
 #include "../polyval/polyval_ce.h"
+#include "../unroll.h"
 
 #define CE_INLINE static inline __attribute__((always_inline))
-#define CE_UNROLL _Pragma("GCC unroll 8")
-#define CE_UNROLL_ROUNDS _Pragma("GCC unroll 14")
+#define CE_UNROLL CB_UNROLL(8)
+#define CE_UNROLL_ROUNDS CB_UNROLL(14)
 #define CE_BATCH 8
 
 _Static_assert(GHASH_POWERS == POLYVAL_POWERS,

@@ -56,7 +56,14 @@ AES_DECLARE_ISA(neon);
 
 /* Calls CALL(nr) with the key's round count as a constant, so that an ISA
  * function compiled once per key size has its round loops unrolled fully
- * and each state vector kept in its register (aes_x86.h, aes_ssse3.c). */
+ * and each state vector kept in its register (aes_x86.h, aes_ssse3.c).
+ * Compact code (../unroll.h) compiles the one body, nr the key's. */
+#ifdef CB_COMPACT_CODE
+#define AES_BY_ROUNDS(k, CALL)                                                \
+    do {                                                                      \
+        CALL((int)(k)->rounds);                                               \
+    } while (0)
+#else
 #define AES_BY_ROUNDS(k, CALL)                                                \
     do {                                                                      \
         switch ((k)->rounds) {                                                \
@@ -65,6 +72,7 @@ AES_DECLARE_ISA(neon);
         default: CALL(14); break;                                             \
         }                                                                     \
     } while (0)
+#endif
 
 /* The table row of an ISA (aes.c's table; the tests' emulated row): its
  * functions, the GHASH it uses (its own, or the portable one), and its

@@ -30,10 +30,11 @@
 
 #include "aes_internal.h"
 #include "aes_round_neon.h"
+#include "../unroll.h"
 
 #define AES_NEON_NVEC 4
-#define AES_NEON_UNROLL _Pragma("GCC unroll 8")
-#define AES_NEON_UNROLL_ROUNDS _Pragma("GCC unroll 14")
+#define AES_NEON_UNROLL CB_UNROLL(8)
+#define AES_NEON_UNROLL_ROUNDS CB_UNROLL(14)
 
 typedef uint8x16_t blk;
 

@@ -27,10 +27,11 @@
 
 #include "aes_internal.h"
 #include "aes_round_ssse3.h"
+#include "../unroll.h"
 
 #define AES_SSSE3_NVEC 6
-#define AES_SSSE3_UNROLL _Pragma("GCC unroll 8")
-#define AES_SSSE3_UNROLL_ROUNDS _Pragma("GCC unroll 14")
+#define AES_SSSE3_UNROLL CB_UNROLL(8)
+#define AES_SSSE3_UNROLL_ROUNDS CB_UNROLL(14)
 
 typedef __m128i blk;
 

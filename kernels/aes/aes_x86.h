@@ -38,13 +38,14 @@
 #include "aes_internal.h"
 #include "../gf128/clmul_x86.h"
 #include "../polyval/polyval_x86.h"
+#include "../unroll.h"
 
 #define AESX_PASTE2(a, b) a##_##b
 #define AESX_PASTE(a, b) AESX_PASTE2(a, b)
 #define AESX_FN(name) AESX_PASTE(name, AESX_ISA)
 #define AESX_INLINE static inline __attribute__((always_inline))
-#define AESX_UNROLL _Pragma("GCC unroll 8")
-#define AESX_UNROLL_ROUNDS _Pragma("GCC unroll 14")
+#define AESX_UNROLL CB_UNROLL(8)
+#define AESX_UNROLL_ROUNDS CB_UNROLL(14)
 #define AESX_NVEC 8
 #define AESX_VEC_BYTES (16 * LANES)
 #define AESX_BATCH (AESX_NVEC * LANES)

@@ -22,9 +22,10 @@
 
 #include "cgo.h"
 #include "../polyval/polyval_ce.h"
+#include "../unroll.h"
 
 #define CG_INLINE static inline __attribute__((always_inline))
-#define CG_UNROLL _Pragma("GCC unroll 32")
+#define CG_UNROLL CB_UNROLL(32)
 #define CG_ROUNDS 10
 /* X_R's whole blocks, before its 13-byte tail. */
 #define CG_X_R_WHOLE (CGO_X_R_BYTES / 16)

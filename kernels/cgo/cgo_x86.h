@@ -30,12 +30,13 @@
 
 #include "cgo.h"
 #include "../polyval/polyval_x86.h"
+#include "../unroll.h"
 
 #define CG_PASTE2(a, b) a##_##b
 #define CG_PASTE(a, b) CG_PASTE2(a, b)
 #define CG_FN(name) CG_PASTE(name, CGO_ISA)
 #define CG_INLINE static inline __attribute__((always_inline))
-#define CG_UNROLL _Pragma("GCC unroll 32")
+#define CG_UNROLL CB_UNROLL(32)
 #define CG_ROUNDS 10
 /* Vectors of the tweak and of the PRF's t = 0 stream. */
 #define CG_TWEAK_VECS (CGO_TWEAK_BLOCKS / LANES)

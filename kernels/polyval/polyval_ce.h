@@ -18,6 +18,7 @@
 
 #include "polyval.h"
 #include "../gf128/clmul_ce.h"
+#include "../unroll.h"
 
 #define PV_CE_INLINE static inline __attribute__((always_inline))
 /* Blocks per reduction in the row's own loop. */
@@ -55,7 +56,7 @@ PV_CE_INLINE uint64x2_t pv_ce_blocks(const polyval_key *k, uint64x2_t acc,
     gf128_ce_sum s = gf128_ce_sum_zero();
     if (n == 0)
         return acc;
-    _Pragma("GCC unroll 8")
+    CB_UNROLL(8)
     for (int i = 0; i < n; i++) {
         uint64x2_t x = pv_ce_load(p + 16 * i);
         pv_ce_add(&s, k, i == 0 ? veorq_u64(x, acc) : x, n, i);

@@ -24,9 +24,10 @@
 
 #include "polyval.h"
 #include "../gf128/clmul_x86.h"
+#include "../unroll.h"
 
 #define PV_INLINE static inline __attribute__((always_inline))
-#define PV_UNROLL _Pragma("GCC unroll 8")
+#define PV_UNROLL CB_UNROLL(8)
 #define PV_NVEC 8
 #define PV_VEC_BYTES (16 * LANES)
 #define PV_BATCH (PV_NVEC * LANES)
