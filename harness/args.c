@@ -155,6 +155,7 @@ static const cli_option command_options[] = {
     { "seconds", CLI_SECONDS, CLI_RUN | CLI_LEAK, "S", 0, NULL,
       FIELD(seconds), 0 },
     { "stages", CLI_SWITCH, CLI_RUN, NULL, 0, NULL, FIELD(stages), 0 },
+    { "check", CLI_SWITCH, CLI_RUN, NULL, 0, NULL, FIELD(check), 0 },
     { "vs", CLI_WORD, CLI_RUN, "KERNEL[@isa]", 0, NULL, FIELD(vs), 0 },
     { "secret", CLI_WORD, CLI_LEAK, "key|input", 0, secret_choices,
       FIELD(secret), 0 },

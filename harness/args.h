@@ -52,7 +52,7 @@ typedef struct cli_request {
      * (kat and run measure, autoisa.h, once the length is known). */
     const isa_variant *v;
     kernel_args args;     /* kat: the kernel's options as given */
-    cli_value isa, size, seconds, stages, vs, secret, measurements;
+    cli_value isa, size, seconds, stages, check, vs, secret, measurements;
     /* bench's own options, and the --benchmark_* flags it acts on itself */
     cli_value kernels, sizes, cpu, counters, no_system_tune, decrypt,
         max_time, results_dir, min_time, out, out_format;

@@ -49,6 +49,7 @@ typedef struct run_options {
     size_t size;
     double seconds;
     int stages;
+    int check;        /* --check: the request and self-tests only */
     int at_auto;      /* --isa=auto: v is measured for, after pinning */
     char chosen[512]; /* and what was chosen */
     const kernel *vs_k; /* --vs: the kernel timed in turn with k, or NULL */
@@ -75,6 +76,7 @@ static int parse_options(run_options *o, int argc, char **argv)
             .size = r.size.set ? (size_t)r.size.num : DEFAULT_SIZE,
             .seconds = r.seconds.set ? r.seconds.seconds : DEFAULT_SECONDS,
             .stages = r.stages.set, .at_auto = r.v == NULL,
+            .check = r.check.set,
         };
     /* A pair is two fixed rows, timed alike: auto measures rows of its
      * own first, and --stages a second loop. */
@@ -350,6 +352,14 @@ int cmd_run(int argc, char **argv)
     }
     if (refuse_emulated("run"))
         return EXIT_USAGE;
+    /* --check: what make profile and make diff ask before they record
+     * anything, so that a bad request is refused before any measurement.
+     * At auto the rows pass their self-tests when auto times them. */
+    if (o.check)
+        return (o.v && require_self_test(o.k, o.v, "run")) ||
+                       (o.vs_k && require_self_test(o.vs_k, o.vs_v, "run"))
+                   ? 1
+                   : 0;
     if (sysctl_pin(sysctl_default_cpu(), err, sizeof err)) {
         usage_error("%s", err);
         return 1;

@@ -22,7 +22,7 @@ static const struct {
       "[--benchmark_*]" },
     { "run", cmd_run,
       "run <kernel>[@isa] [--isa=NAME] [--size=N] [--seconds=S] [--stages] "
-      "[--vs=KERNEL[@isa]]" },
+      "[--vs=KERNEL[@isa]] [--check]" },
     { "leak", cmd_leak,
       "leak <kernel>[@isa] [--isa=NAME] [--size=N] [--secret=key|input] "
       "[--measurements=N] [--seconds=S]" },

@@ -95,12 +95,16 @@ def hottest(result, n):
     return rows[:n]
 
 
-def profile_side(spec, args, perf):
+def side_namespace(spec, args):
+    """profiler.profile's arguments for one side, kernel@isa."""
     kernel, isa = parse_side(spec)
-    side_args = argparse.Namespace(kernel=kernel, isa=isa, size=args.size,
-                                   seconds=args.seconds, call_graph=None,
-                                   mcpu=args.mcpu, bin=args.bin, out=args.out)
-    result = profiler.profile(side_args)
+    return argparse.Namespace(kernel=kernel, isa=isa, size=args.size,
+                              seconds=args.seconds, call_graph=None,
+                              mcpu=args.mcpu, bin=args.bin, out=args.out)
+
+
+def profile_side(spec, args, perf):
+    result = profiler.profile(side_namespace(spec, args))
     data = os.path.join(result["out_dir"], "perf.data")
     symbols = []
     for row in hottest(result, args.symbols):
@@ -323,6 +327,10 @@ def diff(args):
             raise profiler.ProfileError(
                 f"'{spec}' is not kernel@isa: see 'cyclebench list'",
                 profiler.EXIT_USAGE)
+    # Both sides' requests before either is profiled: a bad B is refused
+    # before A is measured.
+    for spec in (args.a, args.b):
+        profiler.check_request(side_namespace(spec, args))
     for ext in (".txt", ".html"):
         if os.path.exists(base + ext):
             os.remove(base + ext)

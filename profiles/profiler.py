@@ -200,6 +200,16 @@ def record(perf, event, args, tmp):
                            " / ".join(result.stderr.strip().splitlines()[-3:]))
 
 
+def check_request(args):
+    """The driver's own refusal of a bad request (an unknown kernel or ISA,
+    one this CPU cannot run, a size below the kernel's minimum, a failed
+    self-test), asked with `run --check` before perf or any output
+    directory: nothing is measured or written for a request that fails."""
+    result = run(driver_command(args, ["--check"]))
+    if result.returncode != 0:
+        raise driver_failure(result.stderr, result.returncode)
+
+
 def measure(args):
     """The driver without perf: the cycles/byte the breakdown splits, and
     the stage timing of a kernel that has stages."""
@@ -584,6 +594,7 @@ def profile(args):
                            "list'", EXIT_USAGE)
     out_dir = os.path.join(args.out, "profiles", name)
     png = os.path.join(args.out, "plots", f"{name}-breakdown.png")
+    check_request(args)
     prediction_model(args.mcpu)  # says now, not after the run, if it can't
     # Nothing old may stand in for this run if it fails.
     shutil.rmtree(out_dir, ignore_errors=True)

@@ -91,15 +91,17 @@ fi
 # Without them (a fresh build), the programs known to take longest start
 # first, in this order.
 times_file=$build/test-times
-long="ctgrind_test.sh profile_test.sh fleet_test.sh plots_test.sh
-      fuzz_test.sh report_test.sh"
+long=("ctgrind_test.sh" "profile_test.sh" "fuzz_test.sh" "fleet_test.sh"
+      "plots_test.sh" "aarch64 test_variants (qemu -cpu max)"
+      "asan test_variants" "report_test.sh"
+      "aarch64 cgo_cli_test.sh (qemu -cpu max)" "aarch64 test_leak (qemu -cpu max)")
 order=()
 for i in "${!names[@]}"; do
     t=$(awk -v n="${names[$i]}" -F'\t' '$2 == n { print $1 }' \
         "$times_file" 2>/dev/null | tail -1)
     if [ -z "$t" ]; then
         t=0 rank=1000
-        for l in $long; do
+        for l in "${long[@]}"; do
             [ "$l" = "${names[$i]}" ] && t=$rank
             rank=$((rank - 1))
         done

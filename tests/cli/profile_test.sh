@@ -170,6 +170,18 @@ if [ -n "$unsupported" ]; then
 fi
 expect_error "diff: unknown kernel" 2 "unknown kernel 'chacha21'" diff_ chacha20@sse2 chacha21@sse2 --seconds=0.2
 check "  ... writes no diff" -- test -z "$(ls "$tmp/out/diff" 2>/dev/null)"
+# Refused before perf runs or anything is made: `run --check` asks the
+# driver first (a later --out wins over the helpers' own).
+expect_error "profile: below the kernel's minimum size" 2 "at least 41 bytes" \
+    profile lioness --size=40 --seconds=0.2 --out="$tmp/refused"
+check "  ... makes no directory at all" -- test ! -e "$tmp/refused"
+expect_error "diff: unknown kernel as B" 2 "unknown kernel 'chacha21'" \
+    diff_ chacha20@sse2 chacha21@sse2 --seconds=0.2 --out="$tmp/refused"
+check "  ... refused before A is profiled: nothing written" -- test ! -e "$tmp/refused"
+check "run --check: a good request exits 0 and prints nothing" -- \
+    bash -c '[ -z "$("$1" run chacha20@sse2 --size=64 --check 2>&1)" ]' _ "$bin"
+expect_error "run --check: unknown kernel" 2 "unknown kernel 'chacha21'" \
+    "$bin" run chacha21 --check
 
 # No prediction possible: one line naming the fix, and the profile itself
 # completes and exits 0.
