@@ -275,10 +275,17 @@ $(BUILD)/fuzz/fuzz-cli: $(BUILD)/asan/fuzz/cli_target.o $(BUILD)/asan/harness/ar
 # What make test runs. A cross build makes plain objects only: its tests
 # run under qemu (tests/run_aarch64.sh), where the sanitizers and libFuzzer
 # would cost minutes and check nothing the native pass does not.
-# The emulated objects first: each is one long file, best not started last.
+# The emulated objects first, then the kernels that take longest to
+# compile (docs/tests.md): each is one long file, and every test program
+# links it, so started late it would leave one CPU idle at the end.
 EMULATED_OBJ := $(foreach e,$(EMULATED_KERNELS),$(foreach t,emulated \
     $(if $(CROSS),,asan-emulated),$(BUILD)/$t/$(basename $(word 2,$(subst :, ,$e))).o))
-TEST_PROGRAMS := $(EMULATED_OBJ) $(BUILD)/cyclebench $(TEST_BIN) $(CTGRIND_DRIVER) \
+LONG_SRC_x86_64  := kernels/aes/aes_ssse3.c kernels/aegis/aegis_ssse3.c \
+                    kernels/aes/aes_vaes_avx512.c kernels/aes/aes_vaes_avx2.c
+LONG_SRC_aarch64 := kernels/aes/aes_neon.c kernels/aegis/aegis_neon.c \
+                    kernels/aes/aes_ce.c kernels/cgo/cgo_ce.c
+LONG_OBJ := $(LONG_SRC_$(ARCH):%.c=$(BUILD)/obj/%.o)
+TEST_PROGRAMS := $(EMULATED_OBJ) $(LONG_OBJ) $(BUILD)/cyclebench $(TEST_BIN) $(CTGRIND_DRIVER) \
     $(if $(CROSS),,$(ASAN_TEST_BIN) $(CTGRIND_CONTROLS) $(FUZZ_BIN))
 .PHONY: test-programs
 test-programs: $(TEST_PROGRAMS)
