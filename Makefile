@@ -147,9 +147,12 @@ SAN_OPT     ?= -O1 -gline-tables-only
 # Compact code (kernels/unroll.h): the same C with its loops rolled and one
 # AES body for every key size, which cut the sanitized AES objects' compile
 # from 64-128 CPU seconds each to a few (docs/tests.md).
+# SAN_COMPACT= (in a fresh build directory) sanitizes and fuzzes the
+# unrolled code the benchmark runs instead.
+SAN_COMPACT ?= -DCB_COMPACT_CODE
 SAN_CFLAGS  := -std=c11 $(SAN_OPT) -Wall -Wextra -Werror -D_GNU_SOURCE \
                $(SAN_FLAGS) -fsanitize=fuzzer-no-link $(if $(GCRYPT),-DCB_HAVE_GCRYPT) \
-               -DCB_COMPACT_CODE
+               $(SAN_COMPACT)
 SAN_CXXFLAGS := -std=c++17 $(SAN_OPT) -Wall -Wextra -Werror \
                $(SAN_FLAGS) -fsanitize=fuzzer-no-link
 ASAN_KERNEL_OBJ := $(KERNEL_SRC:%.c=$(BUILD)/asan/%.o)
