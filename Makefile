@@ -283,8 +283,8 @@ $(BUILD)/fuzz/fuzz-cli: $(BUILD)/asan/fuzz/cli_target.o $(BUILD)/asan/harness/ar
 # links it, so started late it would leave one CPU idle at the end.
 EMULATED_OBJ := $(foreach e,$(EMULATED_KERNELS),$(foreach t,emulated \
     $(if $(CROSS),,asan-emulated),$(BUILD)/$t/$(basename $(word 2,$(subst :, ,$e))).o))
-LONG_SRC_x86_64  := kernels/aes/aes_ssse3.c kernels/aegis/aegis_ssse3.c \
-                    kernels/aes/aes_vaes_avx512.c kernels/aes/aes_vaes_avx2.c
+LONG_SRC_x86_64  := kernels/aegis/aegis_ssse3.c kernels/aes/aes_vaes_avx512.c \
+                    kernels/aes/aes_vaes_avx2.c kernels/aes/aes_aesni.c
 LONG_SRC_aarch64 := kernels/aes/aes_neon.c kernels/aegis/aegis_neon.c \
                     kernels/aes/aes_ce.c kernels/cgo/cgo_ce.c
 LONG_OBJ := $(LONG_SRC_$(ARCH):%.c=$(BUILD)/obj/%.o)

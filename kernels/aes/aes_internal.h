@@ -56,7 +56,8 @@ AES_DECLARE_ISA(neon);
 
 /* Calls CALL(nr) with the key's round count as a constant, so that an ISA
  * function compiled once per key size has its round loops unrolled fully
- * and each state vector kept in its register (aes_x86.h, aes_ssse3.c).
+ * and each state vector kept in its register (aes_x86.h; aes_ssse3.c keeps
+ * its rounds a loop of known length, its last round's tables constant).
  * Compact code (../unroll.h) compiles the one body, nr the key's. */
 #ifdef CB_COMPACT_CODE
 #define AES_BY_ROUNDS(k, CALL)                                                \

@@ -31,7 +31,6 @@
 
 #define AES_SSSE3_NVEC 6
 #define AES_SSSE3_UNROLL CB_UNROLL(8)
-#define AES_SSSE3_UNROLL_ROUNDS CB_UNROLL(14)
 
 typedef __m128i blk;
 
@@ -188,7 +187,9 @@ AES_SSSE3_INLINE void encrypt_blks_ssse3(const aes_key *k, blk *s, int n,
         s[j] = _mm_xor_si128(aes_linear_ssse3(AES_SSSE3_T(enc_in_lo),
                                               AES_SSSE3_T(enc_in_hi), s[j]),
                              rk);
-    AES_SSSE3_UNROLL_ROUNDS
+    /* The rounds stay a loop (the blocks within one are unrolled): fully
+     * unrolled, the object was 1.1 MB and slower (docs/kernels.md, "The
+     * ssse3 AES row"). */
     for (int r = 1; r < nr; r++) {
         rk = blk_load(k->enc[r]);
         AES_SSSE3_UNROLL
@@ -212,7 +213,6 @@ AES_SSSE3_INLINE void decrypt_blks_ssse3(const aes_key *k, blk *s, int n,
         s[j] = _mm_xor_si128(aes_linear_ssse3(AES_SSSE3_T(dec_in_lo),
                                               AES_SSSE3_T(dec_in_hi), s[j]),
                              rk);
-    AES_SSSE3_UNROLL_ROUNDS
     for (int r = 1; r < nr; r++) {
         rk = blk_load(k->dec[r]);
         AES_SSSE3_UNROLL
