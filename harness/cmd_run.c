@@ -273,11 +273,13 @@ static void print_paired(const run_options *o, const paired_config *c,
            "  \"timer_clock\": \"" TIMER_CLOCK "\",\n"
            "  \"tsc_hz\": %.0f,\n  \"tsc_hz_source\": \"%s\",\n"
            "  \"core_tsc_ratio\": %.4f,\n  \"pinned_cpu\": %d,\n"
-           "  \"tsc_cycles_per_byte\": %.4f,\n"
-           "  \"vs_tsc_cycles_per_byte\": %.4f,\n"
-           "  \"ratio\": {\"median\": %.4f, \"q1\": %.4f, \"q3\": %.4f, "
-           "\"ci95_low\": %.4f, \"ci95_high\": %.4f, \"min\": %.4f, "
-           "\"max\": %.4f}\n}\n",
+           /* Six significant digits, not four decimals: a copy's 0.0304
+            * ticks a byte kept three, too few to divide by. */
+           "  \"tsc_cycles_per_byte\": %.6g,\n"
+           "  \"vs_tsc_cycles_per_byte\": %.6g,\n"
+           "  \"ratio\": {\"median\": %.6g, \"q1\": %.6g, \"q3\": %.6g, "
+           "\"ci95_low\": %.6g, \"ci95_high\": %.6g, \"min\": %.6g, "
+           "\"max\": %.6g}\n}\n",
            o->size, seconds, (double)c->block_ticks / t->tsc_hz, p->pairs,
            t->tsc_hz,
            t->tsc_hz_source, t->core_tsc_ratio, sysctl_pinned_cpu(),
