@@ -287,7 +287,7 @@ LONG_SRC_x86_64  := kernels/aegis/aegis_ssse3.c kernels/aes/aes_vaes_avx512.c \
                     kernels/aes/aes_vaes_avx2.c kernels/aes/aes_aesni.c
 LONG_SRC_aarch64 := kernels/aes/aes_neon.c kernels/aegis/aegis_neon.c \
                     kernels/aes/aes_ce.c kernels/cgo/cgo_ce.c
-LONG_OBJ := $(LONG_SRC_$(ARCH):%.c=$(BUILD)/obj/%.o)
+LONG_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard $(LONG_SRC_$(ARCH))))
 TEST_PROGRAMS := $(EMULATED_OBJ) $(LONG_OBJ) $(BUILD)/cyclebench $(TEST_BIN) $(CTGRIND_DRIVER) \
     $(if $(CROSS),,$(ASAN_TEST_BIN) $(CTGRIND_CONTROLS) $(FUZZ_BIN))
 .PHONY: test-programs
