@@ -1,0 +1,65 @@
+/* Keccak-p[1600] (FIPS 202; its 12-round form from RFC 9861) and the
+ * sponges over it: SHA3-256, SHAKE256, TurboSHAKE128 and TurboSHAKE256.
+ * The permutation comes per ISA (keccak_impls, best first); the sponge is
+ * portable C in keccak.c and calls the chosen row's permutation.
+ *
+ * Not yet registry kernels: tests/c/test_keccak.c checks them against the
+ * published vectors on every architecture, and the kernels (with
+ * KangarooTwelve and the vector rows) come next (docs/kernels.md). */
+#ifndef CYCLEBENCH_KECCAK_H
+#define CYCLEBENCH_KECCAK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../cpu.h"
+
+#define KECCAK_LANES 25
+#define KECCAK_STATE_BYTES 200
+/* SHA3-256, SHAKE256 and TurboSHAKE256 absorb 136 bytes a permutation,
+ * TurboSHAKE128 168. */
+#define KECCAK_RATE_256 136
+#define KECCAK_RATE_128 168
+#define KECCAK_ROUNDS 24
+#define TURBOSHAKE_ROUNDS 12
+
+/* The last `rounds` rounds of Keccak-f[1600] on the 25 lanes (lane x + 5y,
+ * little-endian): 24 is Keccak-f itself, 12 TurboSHAKE's. */
+typedef void keccak_permute_fn(uint64_t a[KECCAK_LANES], unsigned rounds);
+
+typedef struct keccak_impl {
+    isa_variant v;
+    keccak_permute_fn *permute;
+} keccak_impl;
+
+/* Best first, generic last, ended by a row with v.isa == NULL. */
+extern const keccak_impl keccak_impls[];
+
+keccak_permute_fn keccak_permute_generic;
+
+typedef struct keccak_sponge {
+    uint64_t a[KECCAK_LANES];
+    size_t rate; /* bytes absorbed or squeezed a permutation */
+    size_t pos;  /* the next byte of the rate */
+    unsigned rounds;
+    keccak_permute_fn *permute;
+} keccak_sponge;
+
+void keccak_init(keccak_sponge *s, const keccak_impl *impl, size_t rate,
+                 unsigned rounds);
+void keccak_absorb(keccak_sponge *s, const uint8_t *in, size_t len);
+/* Ends the input: the domain byte (SHA3 0x06, SHAKE 0x1F, TurboSHAKE's D)
+ * after it, 0x80 in the rate's last byte, and the permutation. */
+void keccak_finish(keccak_sponge *s, uint8_t domain);
+void keccak_squeeze(keccak_sponge *s, uint8_t *out, size_t len);
+
+void sha3_256(const keccak_impl *impl, uint8_t out[32], const uint8_t *in,
+              size_t len);
+void shake256(const keccak_impl *impl, uint8_t *out, size_t out_len,
+              const uint8_t *in, size_t len);
+/* TurboSHAKE128 (security 128) or TurboSHAKE256 (256), domain byte D in
+ * 0x01-0x7F (RFC 9861, Section 2.2). */
+void turboshake(const keccak_impl *impl, unsigned security, uint8_t domain,
+                uint8_t *out, size_t out_len, const uint8_t *in, size_t len);
+
+#endif

@@ -1,0 +1,165 @@
+/* Keccak-p[1600] and its sponges (kernels/keccak/) at every row of
+ * keccak_impls: SHA3-256 and SHAKE256 on the vectors over ptn(n) around
+ * the 136-byte rate, TurboSHAKE128 and TurboSHAKE256 on RFC 9861's own
+ * (domain bytes 0x06, 0x07 and 0x0B, messages up to 17^4 bytes, a
+ * 10,032-byte output); and the sponge fed and read in pieces against one
+ * call, across both rates and both round counts. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../kernels/keccak/keccak.h"
+#include "check.h"
+#include "vectors.h"
+
+static int usable(const keccak_impl *impl)
+{
+    if (cpu_supports(impl->v.required))
+        return 1;
+    SKIP("%s not supported by this CPU", impl->v.isa);
+    return 0;
+}
+
+/* ptn(n): 00 01 .. FA repeating (RFC 9861, Section 5). */
+static uint8_t *ptn(size_t n)
+{
+    uint8_t *p = malloc(n ? n : 1);
+    for (size_t i = 0; p && i < n; i++)
+        p[i] = (uint8_t)(i % 251);
+    return p;
+}
+
+/* The message of a vector: message_hex, or ptn(message_len). */
+static uint8_t *message_of(const json_t *t, size_t *len)
+{
+    const char *hex = vector_string(t, "message_hex");
+    if (hex)
+        return hex_decode(hex, len);
+    *len = (size_t)json_integer_value(json_object_get(t, "message_len"));
+    return ptn(*len);
+}
+
+static size_t integer(const json_t *t, const char *key, size_t otherwise)
+{
+    const json_t *v = json_object_get(t, key);
+    return json_is_integer(v) ? (size_t)json_integer_value(v) : otherwise;
+}
+
+enum family { SHA3_256, SHAKE256, TURBOSHAKE128, TURBOSHAKE256 };
+
+static void hash(const keccak_impl *impl, enum family f, unsigned domain,
+                 uint8_t *out, size_t out_len, const uint8_t *in, size_t len)
+{
+    switch (f) {
+    case SHA3_256: sha3_256(impl, out, in, len); break;
+    case SHAKE256: shake256(impl, out, out_len, in, len); break;
+    case TURBOSHAKE128: turboshake(impl, 128, (uint8_t)domain, out, out_len, in, len); break;
+    case TURBOSHAKE256: turboshake(impl, 256, (uint8_t)domain, out, out_len, in, len); break;
+    }
+}
+
+static void test_file(const keccak_impl *impl, const json_t *doc,
+                      const char *file, const char *key, enum family f,
+                      size_t expected)
+{
+    const json_t *list = json_object_get(doc, key);
+    size_t n = 0;
+    CASE("%s %s @%s", key, file, impl->v.isa);
+    if (!usable(impl) || !CHECK(json_is_array(list), "no '%s' in %s", key, file))
+        return;
+    for (size_t i = 0; i < json_array_size(list); i++, n++) {
+        const json_t *t = json_array_get(list, i);
+        size_t len, want_len, out_len = integer(t, "output_len", 32);
+        size_t last = integer(t, "compare_last_bytes", out_len);
+        unsigned domain = (unsigned)integer(t, "D", 0);
+        uint8_t *msg = message_of(t, &len);
+        uint8_t *want = hex_decode(vector_string(t, "output_hex"), &want_len);
+        uint8_t *got = malloc(out_len);
+        if (!CHECK(msg && got && want_len == last && last <= out_len,
+                   "vector %zu: %zu-byte output_hex for the last %zu of %zu",
+                   i, want_len, last, out_len)) {
+            free(msg), free(want), free(got);
+            continue;
+        }
+        hash(impl, f, domain, got, out_len, msg, len);
+        CHECK(memcmp(got + out_len - last, want, last) == 0,
+              "%zu-byte message, D %u, %zu-byte output: got ..%s", len,
+              domain, out_len, check_hex(got + out_len - last, last));
+        free(msg), free(want), free(got);
+    }
+    CHECK(n == expected, "%zu vectors, expected %zu", n, expected);
+}
+
+/* Lengths around each rate's blocks, a lane's bytes and the output. */
+static const size_t lengths[] = { 0,   1,   7,   8,   9,   135, 136, 137,
+                                  167, 168, 169, 271, 272, 273, 335, 336,
+                                  337, 1000, 1361 };
+
+static void test_pieces(const keccak_impl *impl)
+{
+    static const struct {
+        size_t rate;
+        unsigned rounds;
+    } sponges[] = { { KECCAK_RATE_256, KECCAK_ROUNDS },
+                    { KECCAK_RATE_128, TURBOSHAKE_ROUNDS },
+                    { KECCAK_RATE_256, TURBOSHAKE_ROUNDS } };
+    uint64_t seed = 0x6b656363616bull;
+    CASE("keccak sponge @%s: fed and read in random pieces == in one call, "
+         "both rates, 24 and 12 rounds", impl->v.isa);
+    if (!usable(impl))
+        return;
+    for (size_t s = 0; s < sizeof sponges / sizeof sponges[0]; s++) {
+        for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++) {
+            size_t len = lengths[l], out_len = lengths[(l + 5) %
+                                  (sizeof lengths / sizeof lengths[0])] + 1;
+            uint8_t in[1361], whole[1362], parts[1362], cut[2];
+            check_fill_random(in, len, &seed);
+            keccak_sponge a, b;
+            keccak_init(&a, impl, sponges[s].rate, sponges[s].rounds);
+            keccak_absorb(&a, in, len);
+            keccak_finish(&a, 0x1f);
+            keccak_squeeze(&a, whole, out_len);
+            keccak_init(&b, impl, sponges[s].rate, sponges[s].rounds);
+            for (size_t at = 0; at < len;) {
+                check_fill_random(cut, 1, &seed);
+                size_t step = cut[0] % 40 + 1;
+                step = step > len - at ? len - at : step;
+                keccak_absorb(&b, in + at, step);
+                at += step;
+            }
+            keccak_finish(&b, 0x1f);
+            for (size_t at = 0; at < out_len;) {
+                check_fill_random(cut, 1, &seed);
+                size_t step = cut[0] % 50 + 1;
+                step = step > out_len - at ? out_len - at : step;
+                keccak_squeeze(&b, parts + at, step);
+                at += step;
+            }
+            if (!CHECK(memcmp(whole, parts, out_len) == 0,
+                       "rate %zu, %u rounds, %zu bytes in, %zu out",
+                       sponges[s].rate, sponges[s].rounds, len, out_len))
+                return;
+        }
+    }
+}
+
+int main(void)
+{
+    json_t *sha3 = vector_json("sha3_shake_vectors.json"),
+           *rfc = vector_json("rfc9861_turboshake_kt.json");
+    for (const keccak_impl *impl = keccak_impls; impl->v.isa; impl++) {
+        test_file(impl, sha3, "sha3_shake_vectors.json", "sha3_256",
+                  SHA3_256, 12);
+        test_file(impl, sha3, "sha3_shake_vectors.json", "shake256",
+                  SHAKE256, 6);
+        test_file(impl, rfc, "rfc9861_turboshake_kt.json", "turboshake128",
+                  TURBOSHAKE128, 13);
+        test_file(impl, rfc, "rfc9861_turboshake_kt.json", "turboshake256",
+                  TURBOSHAKE256, 4);
+        test_pieces(impl);
+    }
+    if (sha3)
+        json_decref(sha3);
+    if (rfc)
+        json_decref(rfc);
+    return check_finish();
+}
