@@ -94,6 +94,15 @@ static const size_t lengths[] = { 0,   1,   7,   8,   9,   135, 136, 137,
                                   167, 168, 169, 271, 272, 273, 335, 336,
                                   337, 1000, 1361 };
 
+/* A random piece of 1 to max bytes, at most left. */
+static size_t piece(uint64_t *seed, size_t max, size_t left)
+{
+    uint8_t r;
+    check_fill_random(&r, 1, seed);
+    size_t step = r % max + 1;
+    return step > left ? left : step;
+}
+
 static void test_pieces(const keccak_impl *impl)
 {
     static const struct {
@@ -111,7 +120,7 @@ static void test_pieces(const keccak_impl *impl)
         for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++) {
             size_t len = lengths[l], out_len = lengths[(l + 5) %
                                   (sizeof lengths / sizeof lengths[0])] + 1;
-            uint8_t in[1361], whole[1362], parts[1362], cut[2];
+            uint8_t in[1361], whole[1362], parts[1362];
             check_fill_random(in, len, &seed);
             keccak_sponge a, b;
             keccak_init(&a, impl, sponges[s].rate, sponges[s].rounds);
@@ -119,20 +128,14 @@ static void test_pieces(const keccak_impl *impl)
             keccak_finish(&a, 0x1f);
             keccak_squeeze(&a, whole, out_len);
             keccak_init(&b, impl, sponges[s].rate, sponges[s].rounds);
-            for (size_t at = 0; at < len;) {
-                check_fill_random(cut, 1, &seed);
-                size_t step = cut[0] % 40 + 1;
-                step = step > len - at ? len - at : step;
+            for (size_t at = 0, step; at < len; at += step) {
+                step = piece(&seed, 40, len - at);
                 keccak_absorb(&b, in + at, step);
-                at += step;
             }
             keccak_finish(&b, 0x1f);
-            for (size_t at = 0; at < out_len;) {
-                check_fill_random(cut, 1, &seed);
-                size_t step = cut[0] % 50 + 1;
-                step = step > out_len - at ? out_len - at : step;
+            for (size_t at = 0, step; at < out_len; at += step) {
+                step = piece(&seed, 50, out_len - at);
                 keccak_squeeze(&b, parts + at, step);
-                at += step;
             }
             if (!CHECK(memcmp(whole, parts, out_len) == 0,
                        "rate %zu, %u rounds, %zu bytes in, %zu out",
