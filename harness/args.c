@@ -412,6 +412,25 @@ static int parse_command_value(const cli_option *o, const char *value,
     }
 }
 
+/* A kernel option's number: decimal, or hex after 0x, as byte-valued
+ * options such as TurboSHAKE's domain byte are usually written. */
+static int parse_kernel_number(const char *s, uint64_t *out)
+{
+    uint64_t v = 0;
+    if (s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
+        return parse_u64(s, out);
+    if (!s[2])
+        return -1;
+    for (s += 2; *s; s++) {
+        uint8_t d;
+        if (v >> 60 || kernel_hex_decode((char[]){ '0', *s, 0 }, &d, 1) != 1)
+            return -1;
+        v = v << 4 | d;
+    }
+    *out = v;
+    return 0;
+}
+
 static int parse_kernel_value(cli_request *r, enum kernel_option id,
                               const char *value)
 {
@@ -427,9 +446,10 @@ static int parse_kernel_value(cli_request *r, enum kernel_option id,
         v->bytes = r->owned[id];
         return 0;
     }
-    if (parse_u64(value, &v->num) || v->num > o->largest) {
-        usage_error("--%s must be a decimal number from 0 to %llu (got %s)",
-                    o->name, (unsigned long long)o->largest,
+    if (parse_kernel_number(value, &v->num) || v->num > o->largest) {
+        usage_error("--%s must be a number from 0 to %llu, in decimal or "
+                    "after 0x in hex (got %s)", o->name,
+                    (unsigned long long)o->largest,
                     cli_quote(value, q, sizeof q));
         return -1;
     }

@@ -13,9 +13,9 @@ static const struct {
     { "list", cmd_list, "list" },
     { "kat", cmd_kat,
       "kat <kernel> [--isa=NAME] [--key=HEX] [--nonce=HEX] [--counter=N] "
-      "[--outlen=N] [--rounds=N] [--iv=HEX] [--aad=HEX] [--tweak=HEX] "
-      "[--sector=N] [--tag-len=N] [--tprime=HEX] [--cmd=N] [--decrypt] "
-      "< message" },
+      "[--out-len=N] [--rounds=N] [--iv=HEX] [--aad=HEX] [--tweak=HEX] "
+      "[--sector=N] [--tag-len=N] [--tprime=HEX] [--cmd=N] [--domain=N] "
+      "[--custom=HEX] [--decrypt] < message" },
     { "bench", cmd_bench,
       "bench [--sizes=N,..] [--isa=NAME] [--kernel=NAME,..] [--cpu=N] "
       "[--counters=EVENT,..] [--no-system-tune] [--results-dir=DIR] "

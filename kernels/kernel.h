@@ -13,10 +13,11 @@
 
 /* Every option a kernel may take, one row each:
  *   X(ID, field, "name", kind, largest)
- * kind HEX is bytes given in hex; NUMBER a decimal from 0 to largest; FLAG
- * present or not. The row makes KOPT_ID, the field kernel_args.field and
- * the command-line option --name; which kernels take it, and which lengths
- * or values each accepts, their descriptors say (kernel.args). */
+ * kind HEX is bytes given in hex; NUMBER a number from 0 to largest, in
+ * decimal or after 0x in hex; FLAG present or not. The row makes KOPT_ID,
+ * the field kernel_args.field and the command-line option --name; which
+ * kernels take it, and which lengths or values each accepts, their
+ * descriptors say (kernel.args). */
 #define KERNEL_OPTIONS(X)                                                    \
     X(KEY, key, "key", HEX, 0)                                               \
     X(NONCE, nonce, "nonce", HEX, 0)                                         \
@@ -27,9 +28,11 @@
     X(CMD, cmd, "cmd", NUMBER, 255)                                          \
     X(COUNTER, counter, "counter", NUMBER, UINT64_MAX)                       \
     X(SECTOR, sector, "sector", NUMBER, UINT64_MAX)                          \
-    X(OUTLEN, outlen, "outlen", NUMBER, 1u << 20)                            \
+    X(OUTLEN, outlen, "out-len", NUMBER, 1u << 20)                           \
     X(ROUNDS, rounds, "rounds", NUMBER, 1000)                                \
     X(TAG_LEN, tag_len, "tag-len", NUMBER, UINT64_MAX)                       \
+    X(DOMAIN, domain, "domain", NUMBER, 255)                                 \
+    X(CUSTOM, custom, "custom", HEX, 0)                                      \
     X(DECRYPT, decrypt, "decrypt", FLAG, 1)
 
 #define KERNEL_OPTION_ID(id, field, name, kind, largest) KOPT_##id,

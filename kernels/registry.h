@@ -11,6 +11,8 @@
     X(chacha20) X(chacha12) X(chacha8) X(chacha20_x2)                        \
     X(xchacha20) X(xchacha12) X(xchacha8)                                    \
     X(blake2b) X(blake2b_x4)                                                 \
+    X(sha3_256) X(shake256) X(turboshake128) X(turboshake256)                \
+    X(kt128) X(kt256)                                                        \
     X(lioness) X(lioness12) X(lioness8) X(lioness_x4)                        \
     X(aes128_ctr) X(aes256_ctr)                                              \
     X(aes128_cbc) X(aes256_cbc)                                              \

@@ -97,3 +97,82 @@ void turboshake(const keccak_impl *impl, unsigned security, uint8_t domain,
     keccak_finish(&s, domain);
     keccak_squeeze(&s, out, out_len);
 }
+
+/* KangarooTwelve reads S = M || C || length_encode(|C|) in 8192-byte
+ * chunks. S is never built: a chunk is fed from the three pieces it
+ * spans, so a long message is read in place and no allocation is made. */
+typedef struct kt_string {
+    const uint8_t *piece[3];
+    size_t len[3];
+    size_t total;
+} kt_string;
+
+/* length_encode(x) (RFC 9861, Section 3.3): x big-endian without leading
+ * zero bytes (none for 0), then the count of those bytes. */
+static size_t length_encode(uint64_t x, uint8_t out[9])
+{
+    size_t n = 0;
+    while (n < 8 && x >> (8 * n))
+        n++;
+    for (size_t i = 0; i < n; i++)
+        out[i] = (uint8_t)(x >> (8 * (n - 1 - i)));
+    out[n] = (uint8_t)n;
+    return n + 1;
+}
+
+static void kt_absorb(keccak_sponge *s, const kt_string *S, size_t from,
+                      size_t n)
+{
+    for (size_t p = 0; p < 3 && n; p++) {
+        if (from >= S->len[p]) {
+            from -= S->len[p];
+            continue;
+        }
+        size_t take = S->len[p] - from < n ? S->len[p] - from : n;
+        keccak_absorb(s, S->piece[p] + from, take);
+        n -= take;
+        from = 0;
+    }
+}
+
+void kangarootwelve(const keccak_impl *impl, unsigned security, uint8_t *out,
+                    size_t out_len, const uint8_t *in, size_t len,
+                    const uint8_t *custom, size_t custom_len)
+{
+    static const uint8_t final_node_mark[8] = { 0x03 };
+    static const uint8_t final_node_end[2] = { 0xff, 0xff };
+    size_t rate = security == 128 ? KECCAK_RATE_128 : KECCAK_RATE_256;
+    size_t cv_len = security == 128 ? 32 : 64;
+    uint8_t enc_c[9], enc_n[9];
+    kt_string S = { { in, custom, enc_c },
+                    { len, custom_len, length_encode(custom_len, enc_c) },
+                    0 };
+    S.total = S.len[0] + S.len[1] + S.len[2];
+    keccak_sponge node;
+    keccak_init(&node, impl, rate, TURBOSHAKE_ROUNDS);
+    kt_absorb(&node, &S, 0, S.total < KT_LEAF_BYTES ? S.total : KT_LEAF_BYTES);
+    if (S.total <= KT_LEAF_BYTES) {
+        keccak_finish(&node, 0x07);
+        keccak_squeeze(&node, out, out_len);
+        return;
+    }
+    /* The final node: S_0, the mark, each leaf's chaining value as it is
+     * computed (so none is stored), their count, FF FF. */
+    keccak_absorb(&node, final_node_mark, sizeof final_node_mark);
+    size_t leaves = 0;
+    for (size_t at = KT_LEAF_BYTES; at < S.total; at += KT_LEAF_BYTES) {
+        size_t n = S.total - at < KT_LEAF_BYTES ? S.total - at : KT_LEAF_BYTES;
+        keccak_sponge leaf;
+        uint8_t cv[64];
+        keccak_init(&leaf, impl, rate, TURBOSHAKE_ROUNDS);
+        kt_absorb(&leaf, &S, at, n);
+        keccak_finish(&leaf, 0x0b);
+        keccak_squeeze(&leaf, cv, cv_len);
+        keccak_absorb(&node, cv, cv_len);
+        leaves++;
+    }
+    keccak_absorb(&node, enc_n, length_encode(leaves, enc_n));
+    keccak_absorb(&node, final_node_end, sizeof final_node_end);
+    keccak_finish(&node, 0x06);
+    keccak_squeeze(&node, out, out_len);
+}

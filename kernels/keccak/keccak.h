@@ -1,11 +1,9 @@
 /* Keccak-p[1600] (FIPS 202; its 12-round form from RFC 9861) and the
- * sponges over it: SHA3-256, SHAKE256, TurboSHAKE128 and TurboSHAKE256.
- * The permutation comes per ISA (keccak_impls, best first); the sponge is
- * portable C in keccak.c and calls the chosen row's permutation.
- *
- * Not yet registry kernels: tests/c/test_keccak.c checks them against the
- * published vectors on every architecture, and the kernels (with
- * KangarooTwelve and the vector rows) come next (docs/kernels.md). */
+ * sponges over it: SHA3-256, SHAKE256, TurboSHAKE128 and TurboSHAKE256,
+ * and KangarooTwelve's tree over TurboSHAKE (KT128, KT256). The
+ * permutation comes per ISA (keccak_impls, best first); the sponge and the
+ * tree are portable C in keccak.c and call the chosen row's permutation.
+ * The registry kernels over them are in keccak_kernels.c. */
 #ifndef CYCLEBENCH_KECCAK_H
 #define CYCLEBENCH_KECCAK_H
 
@@ -37,6 +35,7 @@ extern const keccak_impl keccak_impls[];
 
 keccak_permute_fn keccak_permute_generic;
 
+
 typedef struct keccak_sponge {
     uint64_t a[KECCAK_LANES];
     size_t rate; /* bytes absorbed or squeezed a permutation */
@@ -61,5 +60,14 @@ void shake256(const keccak_impl *impl, uint8_t *out, size_t out_len,
  * 0x01-0x7F (RFC 9861, Section 2.2). */
 void turboshake(const keccak_impl *impl, unsigned security, uint8_t domain,
                 uint8_t *out, size_t out_len, const uint8_t *in, size_t len);
+
+/* KangarooTwelve's leaves: 8192 bytes each (RFC 9861, Section 3). */
+#define KT_LEAF_BYTES 8192
+
+/* KT128 (security 128) or KT256 (256) of the message in[0..len) with the
+ * customization string custom[0..custom_len) (RFC 9861, Section 3.2). */
+void kangarootwelve(const keccak_impl *impl, unsigned security, uint8_t *out,
+                    size_t out_len, const uint8_t *in, size_t len,
+                    const uint8_t *custom, size_t custom_len);
 
 #endif

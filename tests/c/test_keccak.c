@@ -2,8 +2,10 @@
  * keccak_impls: SHA3-256 and SHAKE256 on the vectors over ptn(n) around
  * the 136-byte rate, TurboSHAKE128 and TurboSHAKE256 on RFC 9861's own
  * (domain bytes 0x06, 0x07 and 0x0B, messages up to 17^4 bytes, a
- * 10,032-byte output); and the sponge fed and read in pieces against one
- * call, across both rates and both round counts. */
+ * 10,032-byte output), KT128 and KT256 on RFC 9861's (customization
+ * strings, the 8191- and 8192-byte messages either side of the first
+ * leaf, ptn(17^4) over ten leaves); and the sponge fed and read in pieces
+ * against one call, across both rates and both round counts. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,12 +46,21 @@ static size_t integer(const json_t *t, const char *key, size_t otherwise)
     return json_is_integer(v) ? (size_t)json_integer_value(v) : otherwise;
 }
 
-enum family { SHA3_256, SHAKE256, TURBOSHAKE128, TURBOSHAKE256 };
+enum family { SHA3_256, SHAKE256, TURBOSHAKE128, TURBOSHAKE256, KT128, KT256 };
+
+/* A vector's customization string (KT only): ptn(custom_len), or none. */
+typedef struct {
+    const uint8_t *bytes;
+    size_t len;
+} custom_string;
 
 static void hash(const keccak_impl *impl, enum family f, unsigned domain,
-                 uint8_t *out, size_t out_len, const uint8_t *in, size_t len)
+                 custom_string c, uint8_t *out, size_t out_len,
+                 const uint8_t *in, size_t len)
 {
     switch (f) {
+    case KT128: kangarootwelve(impl, 128, out, out_len, in, len, c.bytes, c.len); break;
+    case KT256: kangarootwelve(impl, 256, out, out_len, in, len, c.bytes, c.len); break;
     case SHA3_256: sha3_256(impl, out, in, len); break;
     case SHAKE256: shake256(impl, out, out_len, in, len); break;
     case TURBOSHAKE128: turboshake(impl, 128, (uint8_t)domain, out, out_len, in, len); break;
@@ -74,17 +85,21 @@ static void test_file(const keccak_impl *impl, const json_t *doc,
         uint8_t *msg = message_of(t, &len);
         uint8_t *want = hex_decode(vector_string(t, "output_hex"), &want_len);
         uint8_t *got = malloc(out_len);
-        if (!CHECK(msg && got && want_len == last && last <= out_len,
+        size_t custom_len = integer(t, "custom_len", 0);
+        uint8_t *custom = ptn(custom_len);
+        if (!CHECK(msg && got && custom && want_len == last && last <= out_len,
                    "vector %zu: %zu-byte output_hex for the last %zu of %zu",
                    i, want_len, last, out_len)) {
-            free(msg), free(want), free(got);
+            free(msg), free(want), free(got), free(custom);
             continue;
         }
-        hash(impl, f, domain, got, out_len, msg, len);
+        hash(impl, f, domain, (custom_string){ custom, custom_len }, got,
+             out_len, msg, len);
         CHECK(memcmp(got + out_len - last, want, last) == 0,
-              "%zu-byte message, D %u, %zu-byte output: got ..%s", len,
-              domain, out_len, check_hex(got + out_len - last, last));
-        free(msg), free(want), free(got);
+              "%zu-byte message, D %u, %zu-byte custom, %zu-byte output: "
+              "got ..%s", len, domain, custom_len, out_len,
+              check_hex(got + out_len - last, last));
+        free(msg), free(want), free(got), free(custom);
     }
     CHECK(n == expected, "%zu vectors, expected %zu", n, expected);
 }
@@ -158,6 +173,8 @@ int main(void)
                   TURBOSHAKE128, 13);
         test_file(impl, rfc, "rfc9861_turboshake_kt.json", "turboshake256",
                   TURBOSHAKE256, 4);
+        test_file(impl, rfc, "rfc9861_turboshake_kt.json", "kt128", KT128, 11);
+        test_file(impl, rfc, "rfc9861_turboshake_kt.json", "kt256", KT256, 4);
         test_pieces(impl);
     }
     if (sha3)

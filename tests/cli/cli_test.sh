@@ -85,8 +85,8 @@ expect_usage_error "counter not a number" kat chacha20 --key=$key --nonce=000000
 INPUT=$(printf '%0100d' 0) expect_usage_error "IETF counter wraps in a 2-block message" \
     kat chacha20 --key=$key --nonce=000000000000000000000000 --counter=4294967295
 expect_usage_error "IETF counter over 32 bits" kat chacha20 --key=$key --nonce=000000000000000000000000 --counter=4294967296
-expect_usage_error "blake2b outlen 0" kat blake2b --outlen=0
-expect_usage_error "blake2b outlen 65" kat blake2b --outlen=65
+expect_usage_error "blake2b out-len 0" kat blake2b --out-len=0
+expect_usage_error "blake2b out-len 65" kat blake2b --out-len=65
 expect_usage_error "blake2b key 65 bytes" kat blake2b --key=${key}${key}00
 expect_usage_error "blake2b with nonce" kat blake2b --nonce=00
 expect_usage_error "unknown option" kat blake2b --rounds=7
