@@ -128,6 +128,9 @@ typedef struct cli_option {
 
 #define ALL_COMMANDS (CLI_KAT | CLI_RUN | CLI_LEAK | CLI_CTGRIND)
 #define MAX_MEASUREMENTS 1000000000000ull
+/* run --calls: counted under an emulator, which logs every block it runs;
+ * a million calls of anything is more than a count needs. */
+#define MAX_COUNTED_CALLS 1000000
 /* Each repetition samples for at least 0.1 s: a million is 28 hours. */
 #define MAX_REPETITIONS 1000000
 
@@ -156,6 +159,8 @@ static const cli_option command_options[] = {
       FIELD(seconds), 0 },
     { "stages", CLI_SWITCH, CLI_RUN, NULL, 0, NULL, FIELD(stages), 0 },
     { "check", CLI_SWITCH, CLI_RUN, NULL, 0, NULL, FIELD(check), 0 },
+    { "calls", CLI_COUNT, CLI_RUN, "N", MAX_COUNTED_CALLS, NULL,
+      FIELD(calls), 0 },
     { "vs", CLI_WORD, CLI_RUN, "KERNEL[@isa]", 0, NULL, FIELD(vs), 0 },
     { "secret", CLI_WORD, CLI_LEAK, "key|input", 0, secret_choices,
       FIELD(secret), 0 },
@@ -167,6 +172,7 @@ static const cli_option command_options[] = {
     { "cpu", CLI_WORD, CLI_BENCH, "N", 0, NULL, FIELD(cpu), 0 },
     { "counters", CLI_WORD, CLI_BENCH, "EVENT,..", 0, NULL, FIELD(counters),
       0 },
+    { "emulated", CLI_SWITCH, CLI_BENCH, NULL, 0, NULL, FIELD(emulated), 0 },
     { "no-system-tune", CLI_SWITCH, CLI_BENCH, NULL, 0, NULL,
       FIELD(no_system_tune), 0 },
     { "decrypt", CLI_SWITCH, CLI_BENCH, NULL, 0, NULL, FIELD(decrypt), 0 },

@@ -52,9 +52,10 @@ typedef struct cli_request {
      * (kat and run measure, autoisa.h, once the length is known). */
     const isa_variant *v;
     kernel_args args;     /* kat: the kernel's options as given */
-    cli_value isa, size, seconds, stages, check, vs, secret, measurements;
+    cli_value isa, size, seconds, stages, check, calls, vs, secret,
+        measurements;
     /* bench's own options, and the --benchmark_* flags it acts on itself */
-    cli_value kernels, sizes, cpu, counters, no_system_tune, decrypt,
+    cli_value kernels, sizes, cpu, counters, no_system_tune, decrypt, emulated,
         max_time, results_dir, min_time, out, out_format;
     size_t size_list[CLI_MAX_SIZES]; /* --sizes, parsed */
     size_t n_sizes;

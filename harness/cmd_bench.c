@@ -63,6 +63,10 @@ typedef struct bench_options {
     const char *counters;
     int system_tune;
     int decrypt;             /* --decrypt: time the inverse operation */
+    /* --emulated: time under an emulator anyway, to test the tools on an
+     * aarch64 results file (the results say so; no tool shows them as
+     * speeds) */
+    int emulated;
     const char *results_dir; /* NULL: no results files */
     const char *out_path;    /* --benchmark_out, NULL when not given */
     double min_time; /* --benchmark_min_time: least sampling; -1: default */
@@ -125,6 +129,7 @@ static int parse_options(bench_options *o, cli_request *r, int argc,
         .counters = r->counters.set ? r->counters.text : DEFAULT_COUNTERS,
         .system_tune = !r->no_system_tune.set,
         .decrypt = r->decrypt.set,
+        .emulated = r->emulated.set,
         .results_dir = r->results_dir.set ? r->results_dir.text : NULL,
         .out_path = r->out.set ? r->out.text : NULL,
         /* Each benchmark samples at least this long; the library's own
@@ -667,6 +672,22 @@ static int run(const bench_options *o, bench_case *cases, size_t n,
 
 /* The benchmarks selected, into cases. Returns how many, or 0 after a
  * usage error. */
+/* Under an emulator bench refuses, unless --emulated asks for results
+ * that say so (the context's "emulator"; the tools show none of their
+ * figures as a speed). --emulated on a CPU of the binary's own is a
+ * mistake, said before anything runs. */
+static int check_emulated(const bench_options *o)
+{
+    if (!o->emulated)
+        return refuse_emulated("bench");
+    if (cpu_emulator())
+        return 0;
+    usage_error("bench: --emulated is for a binary run under an emulator, "
+                "and this %s binary runs on its own CPU: drop --emulated",
+                cpu_arch());
+    return -1;
+}
+
 static size_t select_or_refuse(const bench_options *o, bench_case *cases)
 {
     char q[128];
@@ -708,7 +729,7 @@ int cmd_bench(int argc, char **argv)
         usage_error("out of memory");
         goto done;
     }
-    if ((n = select_or_refuse(&o, cases)) == 0 || refuse_emulated("bench"))
+    if ((n = select_or_refuse(&o, cases)) == 0 || check_emulated(&o))
         goto done;
     if (pmu_open(&counters, o.counters, err, sizeof err)) {
         usage_error("%s", err);

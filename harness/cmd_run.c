@@ -18,7 +18,11 @@
  *
  * With --vs=KERNEL[@isa], the two take turns in blocks instead (paired.h)
  * and the result gives each one's median and the ratio of the first to the
- * second per pair of blocks: a same-moment ratio, with its spread. */
+ * second per pair of blocks: a same-moment ratio, with its spread.
+ *
+ * With --calls=N it times nothing: N calls for a tool to count from
+ * outside (profiles/emulated.py), so it also runs under an emulator. */
+#include <link.h> /* dl_iterate_phdr (the Makefile defines _GNU_SOURCE) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +54,7 @@ typedef struct run_options {
     double seconds;
     int stages;
     int check;        /* --check: the request and self-tests only */
+    uint64_t calls;   /* --calls=N: N untimed calls, counted from outside */
     int at_auto;      /* --isa=auto: v is measured for, after pinning */
     char chosen[512]; /* and what was chosen */
     const kernel *vs_k; /* --vs: the kernel timed in turn with k, or NULL */
@@ -77,9 +82,17 @@ static int parse_options(run_options *o, int argc, char **argv)
             .seconds = r.seconds.set ? r.seconds.seconds : DEFAULT_SECONDS,
             .stages = r.stages.set, .at_auto = r.v == NULL,
             .check = r.check.set,
+            .calls = r.calls.set ? r.calls.num : 0,
         };
     /* A pair is two fixed rows, timed alike: auto measures rows of its
      * own first, and --stages a second loop. */
+    if (rc == 0 && o->calls && (o->at_auto || r.vs.set || o->stages ||
+                                r.seconds.set || o->check)) {
+        usage_error("run: --calls makes untimed calls of one fixed row: give "
+                    "%s an ISA, and drop --vs, --stages, --seconds and "
+                    "--check", o->k->name);
+        rc = -1;
+    }
     if (rc == 0 && r.vs.set) {
         if (o->stages) {
             usage_error("run: --vs times two fixed rows: drop --stages");
@@ -255,6 +268,73 @@ static int measure(const run_options *o, kernel_args *a, pmu_group *pmu)
     return 0;
 }
 
+/* The objects loaded and where: a tool that counts the instructions this
+ * process runs (profiles/emulated.py, under qemu) maps their addresses back
+ * to the files: load base and executable ranges. The program itself has
+ * the empty name. */
+static int print_object(struct dl_phdr_info *info, size_t size, void *data)
+{
+    int *n = data, k = 0;
+    (void)size;
+    printf("%s\n    {\"name\": ", (*n)++ ? "," : "");
+    json_print_string(stdout, info->dlpi_name ? info->dlpi_name : "");
+    printf(", \"base\": \"0x%llx\", \"code\": [",
+           (unsigned long long)info->dlpi_addr);
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+            continue;
+        unsigned long long lo = info->dlpi_addr + ph->p_vaddr;
+        printf("%s[\"0x%llx\", \"0x%llx\"]", k++ ? ", " : "", lo,
+               lo + ph->p_memsz);
+    }
+    printf("]}");
+    return 0;
+}
+
+/* --calls=N: the row's self-test, then N calls exactly as the timed loop
+ * makes them, nothing timed. A tool outside counts what they run (the same
+ * program with N and with M calls differ by N - M calls' work), which is
+ * why this works under an emulator, where no time is a speed. */
+static int counted_calls(const run_options *o, kernel_args *a)
+{
+    const kernel *k = o->k;
+    size_t batch = kernel_batch(k);
+    uint8_t *in = kernel_buffer(o->size * batch);
+    uint8_t *out = kernel_buffer(kernel_out_len(k, a, o->size) * batch);
+    int n = 0;
+    if (!in || !out) {
+        usage_error("out of memory for two %zu-byte buffers", o->size);
+        free(in);
+        free(out);
+        return 1;
+    }
+    kernel_fill_message(in, o->size * batch);
+    kernel_prepare(k, o->v, a);
+    for (uint64_t i = 0; i < o->calls; i++) {
+        k->run(k, o->v, a, in, o->size, out);
+        gb_clobber_memory();
+    }
+    kernel_release(k, a);
+    free(in);
+    free(out);
+    printf("{\n  \"kernel\": ");
+    json_print_string(stdout, k->name);
+    printf(",\n  \"isa\": ");
+    json_print_string(stdout, o->v->isa);
+    printf(",\n  \"size\": %zu,\n  \"bytes_per_call\": %.0f,\n"
+           "  \"calls\": %llu,\n  \"timed\": false,\n  \"emulator\": ",
+           o->size, call_bytes(o), (unsigned long long)o->calls);
+    if (cpu_emulator())
+        json_print_string(stdout, cpu_emulator());
+    else
+        printf("null");
+    printf(",\n  \"objects\": [");
+    dl_iterate_phdr(print_object, &n);
+    printf("\n  ]\n}\n");
+    return 0;
+}
+
 /* --vs: k and vs_k in turn, then one JSON object. */
 static void print_paired(const run_options *o, const paired_config *c,
                          const paired_result *p, double seconds)
@@ -352,6 +432,9 @@ int cmd_run(int argc, char **argv)
         if (check_kernel_args(o.vs_k, &vs_a, o.size))
             return EXIT_USAGE;
     }
+    if (o.calls)
+        return require_self_test(o.k, o.v, "run") ? 1
+                                                  : counted_calls(&o, &a);
     if (refuse_emulated("run"))
         return EXIT_USAGE;
     /* --check: what make profile and make diff ask before they record

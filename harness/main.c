@@ -18,11 +18,12 @@ static const struct {
       "[--custom=HEX] [--decrypt] < message" },
     { "bench", cmd_bench,
       "bench [--sizes=N,..] [--isa=NAME] [--kernel=NAME,..] [--cpu=N] "
-      "[--counters=EVENT,..] [--no-system-tune] [--results-dir=DIR] "
+      "[--counters=EVENT,..] [--no-system-tune] [--emulated] "
+      "[--results-dir=DIR] "
       "[--benchmark_*]" },
     { "run", cmd_run,
       "run <kernel>[@isa] [--isa=NAME] [--size=N] [--seconds=S] [--stages] "
-      "[--vs=KERNEL[@isa]] [--check]" },
+      "[--vs=KERNEL[@isa]] [--check] [--calls=N]" },
     { "leak", cmd_leak,
       "leak <kernel>[@isa] [--isa=NAME] [--size=N] [--secret=key|input] "
       "[--measurements=N] [--seconds=S]" },

@@ -37,6 +37,10 @@ void results_add_context(const results_context *c)
     /* Which counter the tsc_* fields count: "tsc" on x86-64, "cntvct"
      * (the generic timer, at tsc_hz) on aarch64 (docs/arm64.md). */
     gb_add_context("timer_clock", TIMER_CLOCK);
+    /* Timed under an emulator (bench --emulated): the figures describe
+     * it, not a CPU, and the tools read this to show none as a speed. */
+    if (cpu_emulator())
+        gb_add_context("emulator", cpu_emulator());
     add_number("tsc_hz", "%.0f", c->timer->tsc_hz);
     gb_add_context("tsc_hz_source", c->timer->tsc_hz_source);
     add_number("timer_overhead_ticks", "%.0f", (double)c->timer->overhead_ticks);

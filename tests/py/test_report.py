@@ -25,6 +25,9 @@ REPORT_FIXTURE = os.path.join(ROOT, "tests", "fixtures", "results",
 # The package, for the command run as python3 -m cyclebench.report.
 TOOLS = os.path.join(ROOT, "tools")
 
+# bench --emulated under qemu-aarch64 (the fixtures' README).
+EMULATED_FIXTURE = os.path.join(ROOT, "tests", "fixtures", "results",
+                                "aarch64-emulated.json")
 COUNTER = "tsc_cycles_per_byte"
 EPYC_HZ = 2596143840
 
@@ -178,7 +181,7 @@ def test_make_report_takes_results_and_out(tmp_path):
 def test_units_within_and_across_machines(tmp_path):
     page, markdown = made(tmp_path, *two_machines(tmp_path))
     assert "ours (TSC ticks/byte)" in markdown
-    assert "Medians in ns/byte, timed by the TSC" in markdown
+    assert "Medians in ns/byte, timed by each machine's timer" in markdown
     assert 'data-unit="ns_per_byte"' in page
     doc = load_document()
     epyc = other_machine(doc)
@@ -405,3 +408,49 @@ def test_browser_missing_names_the_install_script(monkeypatch):
     monkeypatch.setattr(browser, "CHROMIUM", "/nonexistent/chromium")
     with pytest.raises(browser.BrowserError, match="ci/install-deps.sh"):
         browser.Chromium()
+
+
+# An aarch64 results file timed under qemu (bench --emulated): the report
+# lists its host as emulated, with what ran and no figure; every other tool
+# refuses the file.
+
+def test_an_emulated_host_is_listed_with_no_figures(tmp_path):
+    page, markdown = made(tmp_path, REPORT_FIXTURE, EMULATED_FIXTURE)
+    emulated = results.load(EMULATED_FIXTURE, emulated=True)
+    assert emulated.emulator == "/usr/bin/qemu-aarch64"
+    head, _, section = markdown.partition("(emulated: no speeds)\n")
+    assert section, markdown[:2000]
+    assert "emulated: no speeds)" in head.split("\n## ")[0]  # the header
+    assert "- **architecture:** aarch64" in section
+    assert "/usr/bin/qemu-aarch64" in section
+    assert "chacha20@neon at 64, 576 B" in section
+    assert "aes128-gcm@ce at 64, 576 B" in section
+    # Not one of its medians, in any unit, at the precision shown.
+    shown = set(re.findall(r"\d[\d,]*\.?\d*", section))
+    for run in emulated.runs.values():
+        for counter in (COUNTER, "ns_per_byte", "core_cycles_per_byte"):
+            value = run.median(counter)
+            if value and value > 0.01:
+                assert units.sig3(value) not in shown, (counter, value)
+    # The tables across machines hold the timed machine alone.
+    assert "| kernel@isa | bytes | vm (Intel(R) Xeon(R) Processor) |\n" in \
+        markdown
+    assert 'data-emulated="true"' in page
+
+
+@pytest.mark.parametrize("module,args", [
+    ("cyclebench.summary", []),
+    ("cyclebench.compare", [REPORT_FIXTURE]),
+    ("plots", []),
+])
+def test_other_tools_refuse_an_emulated_file(tmp_path, module, args):
+    done = subprocess.run(
+        [sys.executable, "-m", module, *args, EMULATED_FIXTURE,
+         f"--out={tmp_path / 'out'}"], capture_output=True, text=True,
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": f"{ROOT}:{TOOLS}"})
+    assert done.returncode == 2, done.stderr
+    assert done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "timed under an emulator" in lines[0] and \
+        "qemu-aarch64" in lines[0]
+    assert not (tmp_path / "out").exists()

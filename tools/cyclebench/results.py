@@ -107,6 +107,12 @@ class Results:
     registry: kernel_registry.Registry = None  # None: for_results()'s
 
     @property
+    def emulator(self):
+        """What the run was timed under (bench --emulated), or None: then
+        its figures are the emulator's, never a speed."""
+        return self.context.get("emulator") or None
+
+    @property
     def kernels(self):
         """The registry that says what this run's kernels are."""
         return self.registry or kernel_registry.for_results()
@@ -279,7 +285,10 @@ def parse(document, path, registry=None):
     return Results(path, context, runs, errors, registry)
 
 
-def load(path, registry=None):
+def load(path, registry=None, emulated=False):
+    """The results in path. A file timed under an emulator (bench
+    --emulated) is refused unless the caller shows its figures as no speed
+    (emulated=True: make report)."""
     try:
         with open(path, encoding="utf-8") as f:
             document = json.load(f)
@@ -290,7 +299,14 @@ def load(path, registry=None):
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise InputError(f"{path} is not valid JSON ({e}): pass a results "
                          f"file written by `cyclebench bench`") from None
-    return parse(document, path, registry)
+    results = parse(document, path, registry)
+    if results.emulator and not emulated:
+        raise InputError(f"{path} was timed under an emulator "
+                         f"({results.emulator}): its figures describe the "
+                         f"emulator, not a CPU; take results from a real "
+                         f"{results.context.get('arch', 'native')} host "
+                         f"(make report lists it, with no figures)")
+    return results
 
 
 def tsc_hz_differs(a, b):

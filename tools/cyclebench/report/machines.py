@@ -83,7 +83,7 @@ def read_fleet(directory):
                 os.path.join(host_dir, FLEET_ERROR))))
         for name in names:
             if name.endswith(".json"):
-                results = load(os.path.join(host_dir, name))
+                results = load(os.path.join(host_dir, name), emulated=True)
                 results.context.setdefault(FLEET_HOST, host)
                 runs.append(results)
     if not hosts:
@@ -103,7 +103,7 @@ def read_inputs(paths):
             runs += more
             failures += failed
         elif os.path.exists(path):
-            runs.append(load(path))
+            runs.append(load(path, emulated=True))
         else:
             raise InputError(f"no results file or fleet directory {path}: "
                              f"run `make bench` or `make fleet` first, or "

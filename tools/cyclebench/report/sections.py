@@ -227,6 +227,38 @@ def machine_section(index, machine, leak):
         anchor=anchor(index), attrs={"data-machine": machine.label})
 
 
+def emulated_section(index, machine):
+    """A host whose runs were timed under an emulator (bench --emulated):
+    what it is and what ran, and no figure, since each describes the
+    emulator rather than a CPU."""
+    ctx = machine.context
+    ran = {}
+    for key in machine.merged.runs:
+        ran.setdefault(f"{key.kernel}@{key.isa}", []).append(key.size)
+    return Section(
+        f"Machine {index + 1}: {machine.label} (emulated: no speeds)", [
+            Para(f"Timed under an emulator ({machine.merged.emulator}), so "
+                 f"its figures describe the emulator, not a CPU: none is "
+                 f"shown, and it is left out of the tables across "
+                 f"machines.", "warning"),
+            Facts([
+                ("architecture", ctx.get("arch", "?")),
+                ("CPU (as emulated)", ctx.get("cpu_model", "?")),
+                ("host", ctx.get("host_name", "?")),
+                ("features", ctx.get("cpu_features", "?")),
+                ("timer", ctx.get("timer_clock", "tsc")),
+                ("compiler", f"{ctx.get('compiler', '?')}, "
+                             f"{ctx.get('cflags', '')}"),
+                ("commit", ctx.get("git_commit", "?")),
+                (f"ran, passing their self-tests ({len(ran)})", "; ".join(
+                    f"{v} at {', '.join(map(str, sorted(sizes)))} B"
+                    for v, sizes in sorted(ran.items(), key=lambda r:
+                                           natural_key(r[0])))),
+            ])] + not_run_blocks(machine),
+        anchor=anchor(index), attrs={"data-machine": machine.label,
+                                     "data-emulated": "true"})
+
+
 # Across machines
 
 def cross_counter(machines):
@@ -235,9 +267,10 @@ def cross_counter(machines):
     if all(m.context.get("core_clock_source") == "pmu" for m in machines):
         return "core_cycles_per_byte", "core cycles/byte (counted by the " \
             "PMU on every machine)"
-    return "ns_per_byte", "ns/byte, timed by the TSC (not core cycles: " \
-        "not every machine counts them with a PMU; not TSC ticks: those " \
-        "of different TSC rates do not compare)"
+    return "ns_per_byte", "ns/byte, timed by each machine's timer (the " \
+        "TSC, or the generic timer on aarch64; not core cycles: not every " \
+        "machine counts them with a PMU; not timer ticks: those of " \
+        "different rates do not compare)"
 
 
 def report_sizes(machines):
@@ -361,7 +394,8 @@ def leak_owner(machines):
 
 def head_blocks(machines, failures):
     runs = sum(len(m.runs) for m in machines)
-    names = "; ".join(f"{m.label} ({m.context.get('cpu_model', '?')})"
+    names = "; ".join(f"{m.label} ({m.context.get('cpu_model', '?')}"
+                      f"{', emulated: no speeds' if m.merged.emulator else ''})"
                       for m in machines)
     made = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     blocks = [Para(f"{len(machines)} machine(s) from {runs} run(s): "
@@ -372,8 +406,9 @@ def head_blocks(machines, failures):
         {key.kernel for m in machines for key in m.merged.runs})
     if unknown:
         blocks.append(Para(unknown, "warning"))
-    blocks.append(Para("Within a machine, figures are TSC ticks per byte "
-                       "(medians; lower is faster) and ratios are ours / "
+    blocks.append(Para("Within a machine, figures are timer ticks per "
+                       "byte (the TSC's; the generic timer's on aarch64; "
+                       "medians; lower is faster) and ratios are ours / "
                        "theirs from the same machine. Across machines, "
                        "the unit is named above each table."))
     return blocks
@@ -382,13 +417,16 @@ def head_blocks(machines, failures):
 def build(machines, failures, leak):
     owner = leak_owner(machines)
     head = head_blocks(machines, failures)
-    body = [across_section(machines)] + [
+    timed = [m for m in machines if not m.merged.emulator]
+    body = ([across_section(timed)] if timed else []) + [
+        emulated_section(i, m) if m.merged.emulator else
         machine_section(i, m, leak if m is owner else None)
         for i, m in enumerate(machines)]
     if leak is not None and owner is None:
         body.append(Section(f"Leak verdicts of this host "
                             f"({socket.gethostname()}), whose results are "
                             f"not in this report", leak_blocks(leak)))
-    nav = [("across", "Across machines")] + [
-        (anchor(i), m.label) for i, m in enumerate(machines)]
+    nav = ([("across", "Across machines")] if timed else []) + [
+        (anchor(i), m.label + (" (emulated)" if m.merged.emulator else ""))
+        for i, m in enumerate(machines)]
     return to_html(TITLE, head, nav, body), to_markdown(TITLE, head + body)
