@@ -381,11 +381,22 @@ fleet: deps
 # under perf annotate with each one's bottleneck, in $(OUT)/diff/.
 PROFILE_FLAGS = --bin=$(BUILD)/cyclebench --out=$(OUT) $(if $(SIZE),--size=$(SIZE)) \
             $(if $(SECONDS),--seconds=$(SECONDS)) $(if $(MCPU),--mcpu=$(MCPU))
+#
+# make profile ARCH=aarch64 KERNEL=name [ISA=name] [SIZE=16384]
+# [MCPU=cortex-a53,...] on an x86-64 host: the aarch64 build's calls counted
+# under qemu-aarch64 and its hot loops through llvm-mca for ARM cores, in
+# $(OUT)/profiles/aarch64/; predicted, nothing timed (docs/profile.md).
 .PHONY: profile diff
 profile: deps
 	$(call build_parallel,$(BUILD)/cyclebench)
+ifeq ($(if $(CROSS),$(HOST_ARCH)),x86_64)
+	$(PYTOOL) profiles.emulated '$(KERNEL)' $(if $(ISA),--isa=$(ISA)) \
+	    --bin=$(BUILD)/cyclebench --out=$(OUT) $(if $(SIZE),--size=$(SIZE)) \
+	    $(if $(MCPU),--mcpu=$(MCPU))
+else
 	$(PYTOOL) profiles '$(KERNEL)' $(if $(ISA),--isa=$(ISA)) \
 	    $(if $(CALLGRAPH),--call-graph=$(CALLGRAPH)) $(PROFILE_FLAGS)
+endif
 
 diff: deps
 	$(call build_parallel,$(BUILD)/cyclebench)

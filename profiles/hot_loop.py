@@ -34,14 +34,33 @@ MIN_LOOP_SHARE = 0.5
 # longer body is a loop nest too coarse to name one bottleneck.
 MAX_BODY = 5000
 
-JUMP = re.compile(r"^j[a-z]+$")
-# A jump's operand in objdump: "572a0 <chacha_stream_xor_avx2+0x2b0>".
-JUMP_TARGET = re.compile(r"^([0-9a-f]+) <[^>]+>$")
-ENDS_FLOW = re.compile(r"^(ret|jmp|ud2|hlt)")
-# Prefixes that only pad or align code (objdump prints them as words of
-# their own, which llvm-mc would read as instructions of their own).
-PADDING_PREFIXES = ("bnd", "notrack", "data16", "cs", "ds")
+# A jump's target operand in objdump, its last: "572a0 <chacha+0x2b0>".
+JUMP_TARGET = re.compile(r"(?:^|[\s,])([0-9a-f]+) <[^>]+>$")
 LABEL = ".Lloop"
+
+
+@dataclass(frozen=True)
+class Syntax:
+    """How objdump writes one architecture's code: which mnemonics jump
+    within code (calls return, so they are not jumps), which end the flow
+    (nothing falls through them), prefixes that only pad, and where a
+    comment starts."""
+    jump: re.Pattern
+    ends_flow: re.Pattern
+    padding: tuple
+    comment: str
+
+
+X86 = Syntax(jump=re.compile(r"^j[a-z]+$"),
+             ends_flow=re.compile(r"^(ret|jmp|ud2|hlt)"),
+             # objdump prints these as words of their own, which llvm-mc
+             # would read as instructions of their own.
+             padding=("bnd", "notrack", "data16", "cs", "ds"), comment="#")
+# b, b.<cond>, bc.<cond>, cbz/cbnz, tbz/tbnz; br (through a register) and
+# ret end the flow with no target we can see.
+AARCH64 = Syntax(jump=re.compile(r"^(b|b\.[a-z]+|bc\.[a-z]+|cbn?z|tbn?z)$"),
+                 ends_flow=re.compile(r"^(b|br|bra[a-z]*|ret[a-z]*|brk|udf)$"),
+                 padding=(), comment="//")
 
 
 @dataclass
@@ -78,18 +97,19 @@ def address(insn):
     return int(insn["address"], 16)
 
 
-def jump_target(insn, first, last):
+def jump_target(insn, first, last, syntax=X86):
     """A jump's target when it is in the symbol, else None; and whether
     the instruction is a jump at all."""
-    mnemonic, operands = perf_parse.split_insn(insn["asm"])
-    if not JUMP.match(mnemonic):
+    if not syntax.jump.match(perf_parse.split_insn(insn["asm"])[0]):
         return None, False
-    target = JUMP_TARGET.match(operands[0]) if operands else None
+    # Read from the text, not the operands: an aarch64 immediate's "#"
+    # ("tbz w0, #3, 4005a0 <f+0x10>") is x86's comment sign.
+    target = JUMP_TARGET.search(insn["asm"].split(syntax.comment)[0].strip())
     to = int(target.group(1), 16) if target else None
     return (to if to is not None and first <= to <= last else None), True
 
 
-def basic_blocks(listing):
+def basic_blocks(listing, syntax=X86):
     """{start: Block} in address order, with successors and predecessors
     inside the symbol (a call returns, so it does not end a block; a jump
     out of the symbol or through a register leads nowhere we can see)."""
@@ -97,11 +117,11 @@ def basic_blocks(listing):
     first, last = address(insns[0]), address(insns[-1])
     leaders = {first}
     for k, insn in enumerate(insns):
-        to, is_jump = jump_target(insn, first, last)
+        to, is_jump = jump_target(insn, first, last, syntax)
         if to is not None:
             leaders.add(to)
-        if (is_jump or ENDS_FLOW.match(perf_parse.split_insn(insn["asm"])[0])) \
-                and k + 1 < len(insns):
+        ends = syntax.ends_flow.match(perf_parse.split_insn(insn["asm"])[0])
+        if (is_jump or ends) and k + 1 < len(insns):
             leaders.add(address(insns[k + 1]))
     blocks, current = {}, None
     for insn in insns:
@@ -112,11 +132,11 @@ def basic_blocks(listing):
     for k, start in enumerate(starts):
         block = blocks[start]
         tail = block.instructions[-1]
-        to, _ = jump_target(tail, first, last)
+        to, _ = jump_target(tail, first, last, syntax)
         mnemonic = perf_parse.split_insn(tail["asm"])[0]
         if to is not None:
             block.successors.append(to)
-        if not ENDS_FLOW.match(mnemonic) and k + 1 < len(starts):
+        if not syntax.ends_flow.match(mnemonic) and k + 1 < len(starts):
             block.successors.append(starts[k + 1])
         for s in block.successors:
             blocks[s].predecessors.append(start)
@@ -172,10 +192,10 @@ def natural_loops(blocks, entry):
     return loops
 
 
-def loop_tree(listing):
+def loop_tree(listing, syntax=X86):
     """(root, blocks): the whole symbol as a Loop with its loops nested
     under it, innermost deepest, and the basic blocks."""
-    blocks = basic_blocks(listing)
+    blocks = basic_blocks(listing, syntax)
     entry = next(iter(blocks))
 
     def percent(starts):
@@ -291,12 +311,12 @@ def describe(loop, blocks, hits, symbol_start):
     return text
 
 
-def for_llvm_mc(asm):
+def for_llvm_mc(asm, syntax=X86):
     """An objdump instruction as llvm-mc reads it: comment and padding
     prefixes dropped, every nop one plain nop, branch targets the loop's
     label (llvm-mca does not follow branches; it only needs a label)."""
-    words = asm.split("#")[0].split()
-    while words and words[0] in PADDING_PREFIXES:
+    words = asm.split(syntax.comment)[0].split()
+    while words and words[0] in syntax.padding:
         words = words[1:]
     text = " ".join(words)
     if words and (words[0].startswith("nop") or text == "xchg %ax,%ax"):
@@ -304,11 +324,12 @@ def for_llvm_mc(asm):
     return perf_parse.TARGET.sub(LABEL, text)
 
 
-def mca_source(instructions, symbol_start, title):
+def mca_source(instructions, symbol_start, title, syntax=X86):
     """llvm-mca input for a body: each line notes the instruction's offset
     in the symbol, so llvm-mca's input maps back to perf annotate's."""
-    lines = [f"# {title}", f"{LABEL}:"]
+    c = syntax.comment
+    lines = [f"{c} {title}", f"{LABEL}:"]
     for insn in instructions:
-        lines.append(f"    {for_llvm_mc(insn['asm']):60} # +"
+        lines.append(f"    {for_llvm_mc(insn['asm'], syntax):60} {c} +"
                      f"{address(insn) - symbol_start:#x}")
     return "\n".join(lines) + "\n"

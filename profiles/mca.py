@@ -15,6 +15,7 @@ from collections import Counter
 
 NAMES = ("llvm-mca-19", "llvm-mca")
 TRIPLE = "x86_64-unknown-linux-gnu"
+AARCH64_TRIPLE = "aarch64-unknown-linux-gnu"
 ITERATIONS = 100
 # Ports this close to the busiest are named with it.
 NEAR_BUSIEST = 0.9
@@ -41,8 +42,10 @@ class McaError(Exception):
 
 
 class Model:
-    def __init__(self, path, name, how):
+    def __init__(self, path, name, how, triple=TRIPLE):
         self.path, self.name, self.how = path, name, how
+        self.triple = triple
+        self.attrs = ATTRS.get(triple)
 
     def __str__(self):
         return f"{self.name} ({self.how})"
@@ -68,9 +71,9 @@ def host_model(path):
     return m.group(1) if m else "generic"
 
 
-def models(path):
+def models(path, triple=TRIPLE):
     """The model names llvm-mca knows (-mcpu=help)."""
-    out = subprocess.run([path, f"-mtriple={TRIPLE}", "-mcpu=help"],
+    out = subprocess.run([path, f"-mtriple={triple}", "-mcpu=help"],
                          capture_output=True, text=True)
     text = out.stdout + out.stderr
     names, listing = set(), False
@@ -84,24 +87,39 @@ def models(path):
     return names
 
 
-def resolve(requested):
+# Extensions llvm-mc is told the code may use, per triple: LLVM's aarch64
+# models leave the Cryptography Extensions off (a53's and n1's are
+# optional), and the ce and sha3 rows use them. The model still prices
+# each instruction; these only let llvm-mc read it.
+ATTRS = {AARCH64_TRIPLE: "+aes,+sha2,+sha3"}
+# Models named in a "pick one" message, per triple.
+EXAMPLES = {TRIPLE: ("znver4", "icelake-server", "sapphirerapids"),
+            AARCH64_TRIPLE: ("cortex-a53", "cortex-a72", "neoverse-n1",
+                             "neoverse-v2")}
+
+
+def resolve(requested, triple=TRIPLE):
     """The Model to run: MCPU as asked, or for "native" or nothing the one
-    LLVM picks for this host. Raises McaError."""
+    LLVM picks for this host (x86-64 only: the host is x86-64). Raises
+    McaError."""
     path = find()
-    if not requested or requested == "native":
+    native = triple == TRIPLE
+    if native and (not requested or requested == "native"):
         return Model(path, host_model(path), "LLVM's model for this host")
-    known = models(path)
+    known = models(path, triple)
     if requested not in known:
-        examples = ", ".join(n for n in ("znver4", "icelake-server",
-                                         "sapphirerapids") if n in known)
+        examples = ", ".join(n for n in EXAMPLES[triple] if n in known)
         raise McaError(f"llvm-mca has no model '{requested}': pick one from "
-                       f"'{os.path.basename(path)} -mtriple={TRIPLE} "
-                       f"-mcpu=help' (e.g. {examples}), or MCPU=native")
-    return Model(path, requested, "asked for")
+                       f"'{os.path.basename(path)} -mtriple={triple} "
+                       f"-mcpu=help' (e.g. {examples})"
+                       f"{', or MCPU=native' if native else ''}")
+    return Model(path, requested, "asked for", triple)
 
 
 def command(model, source_path):
-    return [model.path, f"-mtriple={TRIPLE}", f"-mcpu={model.name}",
+    attrs = [f"-mattr={model.attrs}"] if model.attrs else []
+    return [model.path, f"-mtriple={model.triple}", f"-mcpu={model.name}",
+            *attrs,
             f"-iterations={ITERATIONS}", "-bottleneck-analysis", source_path]
 
 

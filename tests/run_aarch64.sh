@@ -40,8 +40,9 @@ done
 
 max_only="test_leak test_paired test_sampler test_variants"
 not_emulated="test_harness"
-cli_tests="adiantum_cli aead_cli aegis_cli aes_cli cgo_cli hctr2_cli polyval_cli cli usage_errors
-           emulated_cli cpu_disable"
+cli_tests="adiantum_cli aead_cli aegis_cli aes_cli cgo_cli gcm_siv_cli hctr2_cli polyval_cli
+           cli usage_errors
+           emulated_cli cpu_disable keccak_cli"
 
 # The CLI tests take a program to run: cyclebench under qemu on max.
 wrapper=$dir/cyclebench-qemu
@@ -69,3 +70,6 @@ done
 for t in $cli_tests; do
     job "aarch64 ${t}_test.sh (qemu -cpu max)" "tests/cli/${t}_test.sh" "$wrapper"
 done
+# make profile ARCH=aarch64: it runs qemu itself, so it takes the binary.
+job "aarch64 profile_emulated_test.sh (qemu -cpu max)" \
+    tests/cli/profile_emulated_test.sh "$dir/cyclebench"

@@ -3,7 +3,8 @@
 # record (`cyclebench run`); their errors, none of which may leave output
 # that looks current; and the perf output parsers on committed fixtures
 # (tests/py/test_perf_parse.py), with the prediction's loop finder, llvm-mca
-# parser and arithmetic (tests/py/test_mca.py). perf missing is a failure (CI
+# parser and arithmetic (tests/py/test_mca.py) and the aarch64 profile's
+# parts (tests/py/test_emulated.py). perf missing is a failure (CI
 # installs linux-perf); perf refused by the kernel (perf_event_paranoid,
 # seccomp) skips the perf runs with the reason, and gdb refused (ptrace)
 # skips the check of counted bytes per iteration.
@@ -36,7 +37,8 @@ expect_error() {
 # llvm-mca output.
 if "$python" -m pytest -q -rs -p no:cacheprovider --basetemp="$tmp/pytest-base" \
     "$root/tests/py/test_perf_parse.py" \
-    "$root/tests/py/test_mca.py" >"$tmp/pytest" 2>&1; then
+    "$root/tests/py/test_mca.py" "$root/tests/py/test_emulated.py" \
+    >"$tmp/pytest" 2>&1; then
     status=0
 else
     status=$?
@@ -47,11 +49,11 @@ n_failed=$(grep -o '[0-9]* failed' <<<"$summary" | cut -d' ' -f1)
 n_skipped=$(grep -o '[0-9]* skipped' <<<"$summary" | cut -d' ' -f1)
 passed=$((passed + ${n_passed:-0})); failed=$((failed + ${n_failed:-0}))
 skipped=$((skipped + ${n_skipped:-0}))
-echo "     test_perf_parse.py, test_mca.py: $summary"
+echo "     test_perf_parse.py, test_mca.py, test_emulated.py: $summary"
 sed -n 's/^SKIPPED \[[0-9]*\] [^:]*:[0-9]*: /SKIP /p' "$tmp/pytest"
 if [ $status -ne 0 ]; then
     [ -n "$n_failed" ] || failed=$((failed + 1))
-    echo "FAIL test_perf_parse.py, test_mca.py (pytest exit $status):"; tail -40 "$tmp/pytest"
+    echo "FAIL test_perf_parse.py, test_mca.py, test_emulated.py (pytest exit $status):"; tail -40 "$tmp/pytest"
 fi
 
 # The driver: one JSON object on stdout.
