@@ -34,6 +34,7 @@
     X(memcpy)                                                                \
                                                                              \
     X(openssl_chacha20) X(openssl_blake2b512)                                \
+    X(openssl_sha3_256) X(openssl_shake256)                                  \
     X(openssl_aes128_ctr) X(openssl_aes256_ctr)                              \
     X(openssl_aes128_cbc)                                                    \
     X(openssl_aes128_xts) X(openssl_aes256_xts)                              \
@@ -45,6 +46,7 @@
     X(sodium_aes256gcm) X(sodium_poly1305)                                   \
     X(sodium_chacha20poly1305_ietf) X(sodium_xchacha20poly1305)           \
     X(gcrypt_chacha20) X(gcrypt_blake2b512)                                  \
+    X(gcrypt_sha3_256) X(gcrypt_shake256)                                    \
     X(gcrypt_aes128_ctr) X(gcrypt_aes256_ctr)                                \
     X(gcrypt_aes128_cbc) X(gcrypt_aes256_cbc)                                \
     X(gcrypt_aes128_xts) X(gcrypt_aes256_xts)                                \

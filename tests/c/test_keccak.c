@@ -4,13 +4,15 @@
  * (domain bytes 0x06, 0x07 and 0x0B, messages up to 17^4 bytes, a
  * 10,032-byte output), KT128 and KT256 on RFC 9861's (customization
  * strings, the 8191- and 8192-byte messages either side of the first
- * leaf, ptn(17^4) over ten leaves); and the sponge fed and read in pieces
- * against one call, across both rates and both round counts. */
+ * leaf, ptn(17^4) over ten leaves); the sponge fed and read in pieces
+ * against one call, across both rates and both round counts; and OpenSSL's
+ * and libgcrypt's SHA3-256 and SHAKE256 against ours. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../kernels/keccak/keccak.h"
 #include "check.h"
+#include "peers.h"
 #include "vectors.h"
 
 static int usable(const keccak_impl *impl)
@@ -177,6 +179,10 @@ int main(void)
         test_file(impl, rfc, "rfc9861_turboshake_kt.json", "kt256", KT256, 4);
         test_pieces(impl);
     }
+    check_peer("openssl:sha3-256", 300, 32);
+    check_peer("openssl:shake256", 300, 33);
+    check_gcrypt_peer("gcrypt:sha3-256", 300, 34);
+    check_gcrypt_peer("gcrypt:shake256", 300, 35);
     if (sha3)
         json_decref(sha3);
     if (rfc)

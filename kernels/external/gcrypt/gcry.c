@@ -48,6 +48,8 @@ static const struct {
                                    GCRY_CIPHER_CHACHA20,
                                    GCRY_CIPHER_MODE_POLY1305, 0 },
     [GCRYPT_BLAKE2B512] = { "BLAKE2b-512", DIGEST, GCRY_MD_BLAKE2B_512, 0, 0 },
+    [GCRYPT_SHA3_256] = { "SHA3-256", DIGEST, GCRY_MD_SHA3_256, 0, 0 },
+    [GCRYPT_SHAKE256] = { "SHAKE256", DIGEST, GCRY_MD_SHAKE256, 0, 0 },
     [GCRYPT_CAMELLIA128_CBC] = { "Camellia-128 in CBC mode", CIPHER,
                                  GCRY_CIPHER_CAMELLIA128,
                                  GCRY_CIPHER_MODE_CBC, 0 },

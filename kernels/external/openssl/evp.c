@@ -19,6 +19,8 @@ static const struct {
 } algorithms[OPENSSL_ALGORITHMS] = {
     [OPENSSL_CHACHA20] = { "ChaCha20", 0, 0, 0 },
     [OPENSSL_BLAKE2B512] = { "BLAKE2B-512", 1, 0, 0 },
+    [OPENSSL_SHA3_256] = { "SHA3-256", 1, 0, 0 },
+    [OPENSSL_SHAKE256] = { "SHAKE256", 1, 0, 0 },
     [OPENSSL_AES128_CTR] = { "AES-128-CTR", 0, 0, 0 },
     [OPENSSL_AES256_CTR] = { "AES-256-CTR", 0, 0, 0 },
     [OPENSSL_AES128_CBC] = { "AES-128-CBC", 0, 0, 1 },
