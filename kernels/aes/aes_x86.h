@@ -446,26 +446,38 @@ void AESX_FN(aes_xctr_polyval)(const aes_key *k, const polyval_key *pk,
 #undef XCTR_PV_CALL
 }
 
-/* CBC. Encryption is one chain: the plaintext and the first round key are
- * combined off the chain, so each block costs one xor and the rounds. */
+/* CBC. Encryption is one chain, and nothing but the rounds is on it: the
+ * last round's key carries the next block's plaintext and the first round
+ * key too (AESENCLAST ends with an xor of its key), so the last round
+ * gives the next block's first-round input, C_i ^ P_{i+1} ^ K_0, and C_i
+ * is recovered from it off the chain. */
 
 AESX_INLINE void cbc_encrypt_blocks(const aes_key *k, uint8_t iv[16],
                                     uint8_t *out, const uint8_t *in,
                                     size_t nblocks, int nr)
 {
-    blk c = blk_load(iv), rk[AES_MAX_ROUNDS + 1];
+    blk rk[AES_MAX_ROUNDS + 1];
+    if (!nblocks)
+        return;
     AESX_UNROLL_ROUNDS
     for (int r = 0; r <= nr; r++)
         rk[r] = blk_load(k->enc[r]);
-    for (size_t i = 0; i < nblocks; i++) {
-        c = _mm_xor_si128(c, _mm_xor_si128(blk_load(in + 16 * i), rk[0]));
+    /* x: the block entering round 1 */
+    blk x = _mm_xor_si128(blk_load(iv), _mm_xor_si128(blk_load(in), rk[0]));
+    for (size_t i = 0; i + 1 < nblocks; i++) {
+        blk next = _mm_xor_si128(blk_load(in + 16 * (i + 1)), rk[0]);
         AESX_UNROLL_ROUNDS
         for (int r = 1; r < nr; r++)
-            c = _mm_aesenc_si128(c, rk[r]);
-        c = _mm_aesenclast_si128(c, rk[nr]);
-        blk_store(out + 16 * i, c);
+            x = _mm_aesenc_si128(x, rk[r]);
+        x = _mm_aesenclast_si128(x, _mm_xor_si128(rk[nr], next));
+        blk_store(out + 16 * i, _mm_xor_si128(x, next));
     }
-    blk_store(iv, c);
+    AESX_UNROLL_ROUNDS
+    for (int r = 1; r < nr; r++)
+        x = _mm_aesenc_si128(x, rk[r]);
+    x = _mm_aesenclast_si128(x, rk[nr]);
+    blk_store(out + 16 * (nblocks - 1), x);
+    blk_store(iv, x);
 }
 
 void AESX_FN(aes_cbc_encrypt)(const aes_key *k, uint8_t iv[16], uint8_t *out,
