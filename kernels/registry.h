@@ -20,6 +20,7 @@
     X(aes128_gcm) X(aes256_gcm)                                              \
     X(aes128_xctr) X(aes256_xctr)                                            \
     X(aes128_hctr2) X(aes256_hctr2)                                          \
+    X(aes128_gcm_siv) X(aes256_gcm_siv)                                      \
     X(adiantum) X(adiantum20) X(adiantum8) X(nh)                             \
     X(poly1305) X(chacha20_poly1305) X(xchacha20_poly1305)                   \
     X(polyval)                                                               \
@@ -52,6 +53,7 @@
     X(gcrypt_aes128_cbc) X(gcrypt_aes256_cbc)                                \
     X(gcrypt_aes128_xts) X(gcrypt_aes256_xts)                                \
     X(gcrypt_aes128_gcm) X(gcrypt_aes256_gcm)                                \
+    X(gcrypt_aes128_gcm_siv) X(gcrypt_aes256_gcm_siv)                        \
     X(gcrypt_poly1305) X(gcrypt_chacha20_poly1305)                           \
     X(gcrypt_camellia_128_cbc) X(gcrypt_camellia_256_cbc)
 

@@ -13,6 +13,7 @@
 #include "../../kernels/aead/aead.h"
 #include "../../kernels/aes/aes.h"
 #include "../../kernels/cgo/cgo.h"
+#include "../../kernels/gcmsiv/gcmsiv.h"
 #include "../../kernels/hctr2/hctr2.h"
 #include "../../kernels/lioness/lioness.h"
 #include "../../kernels/registry.h"
@@ -161,6 +162,10 @@ static const char *part_isa_of(const kernel *k, const isa_variant *row,
     }
     if (!strcmp(k->family, "hctr2")) {
         const hctr2_impl *impl = (const hctr2_impl *)row;
+        return i == 0 ? impl->aes_isa : impl->polyval_isa;
+    }
+    if (!strcmp(k->family, "aes-gcm-siv")) {
+        const gcmsiv_impl *impl = (const gcmsiv_impl *)row;
         return i == 0 ? impl->aes_isa : impl->polyval_isa;
     }
     if (!strcmp(k->family, "tor1") || k == &kernel_tor_relay_cell) {
@@ -492,7 +497,8 @@ static void compose_named(const kernel *k, const char *const isa[],
     kernel_compose(k, part, row);
 }
 
-/* The hctr2 rows with a fused XCTR and POLYVAL pass of their own. */
+/* The hctr2 and aes-gcm-siv rows with a fused XCTR and POLYVAL pass of
+ * their own. */
 static int has_fused_pass(const char *isa)
 {
 #if defined(__x86_64__)
@@ -502,7 +508,20 @@ static int has_fused_pass(const char *isa)
 #endif
 }
 
-static void test_hctr2_fused_pass(const kernel *k)
+static int hctr2_row_fused(const isa_variant *row)
+{
+    return hctr2_fused((const hctr2_impl *)row);
+}
+
+static int gcmsiv_row_fused(const isa_variant *row)
+{
+    return gcmsiv_fused((const gcmsiv_impl *)row);
+}
+
+/* k's auto rows, and its own, run XCTR and POLYVAL in one pass (fused
+ * says whether a row of k's table type does) exactly where both are one
+ * level's rows and that AES row has the pass. */
+static void test_fused_pass(const kernel *k, int (*fused)(const isa_variant *))
 {
     static const struct {
         const char *aes, *polyval;
@@ -525,20 +544,24 @@ static void test_hctr2_fused_pass(const kernel *k)
 #endif
         { "generic", "generic", 0 },
     };
-    hctr2_impl row;
+    union {
+        hctr2_impl hctr2;
+        gcmsiv_impl gcmsiv;
+    } row;
+    const isa_variant *fixed;
     CASE("%s at auto fuses XCTR and POLYVAL only when both rows are one "
          "level's that has the pass", k->name);
     for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
         const char *isa[] = { pairs[i].aes, pairs[i].polyval };
-        compose_named(k, isa, &row.v);
-        CHECK(hctr2_fused(&row) == pairs[i].fused, "%s with %s: %s",
+        compose_named(k, isa, (isa_variant *)&row);
+        CHECK(fused((isa_variant *)&row) == pairs[i].fused, "%s with %s: %s",
               pairs[i].aes, pairs[i].polyval,
               pairs[i].fused ? "two passes" : "fused");
     }
-    for (const hctr2_impl *fixed = hctr2_impls; fixed->v.isa; fixed++)
-        CHECK(hctr2_fused(fixed) == has_fused_pass(fixed->v.isa),
-              "%s@%s's own row: %s", k->name, fixed->v.isa,
-              hctr2_fused(fixed) ? "fused" : "two passes");
+    for (size_t j = 0; (fixed = kernel_variant_at(k, j)); j++)
+        CHECK(fused(fixed) == has_fused_pass(fixed->isa),
+              "%s@%s's own row: %s", k->name, fixed->isa,
+              fused(fixed) ? "fused" : "two passes");
 }
 
 static void test_adiantum_block_constant_time(const kernel *k)
@@ -694,7 +717,9 @@ int main(void)
         if (!strcmp(k->family, "adiantum"))
             test_adiantum_block_constant_time(k);
         if (!strcmp(k->family, "hctr2"))
-            test_hctr2_fused_pass(k);
+            test_fused_pass(k, hctr2_row_fused);
+        if (!strcmp(k->family, "aes-gcm-siv"))
+            test_fused_pass(k, gcmsiv_row_fused);
     }
     test_parts_measured_once();
     test_untimeable_rows();

@@ -139,7 +139,8 @@ TOR_KERNELS = ["tor-cgo-relay-forward", "tor-cgo-relay-backward",
                "tor1-relay-originate"]
 AES_KERNELS = ["aes128-ctr", "aes256-ctr", "aes128-cbc", "aes256-cbc",
                "aes128-xts", "aes256-xts", "aes128-gcm", "aes256-gcm",
-               "aes128-xctr", "aes256-xctr", "aes128-hctr2", "aes256-hctr2"]
+               "aes128-xctr", "aes256-xctr", "aes128-hctr2", "aes256-hctr2",
+               "aes128-gcm-siv", "aes256-gcm-siv"]
 # AEGIS-128L and AEGIS-256, whose state derives from the key: through
 # aesenc on aesni, through the vector-permute round on ssse3.
 AEGIS_XMM_KERNELS = ["aegis128l", "aegis256"]
@@ -219,8 +220,8 @@ def test_aesni_aes_is_clean(kernel, listing, verdict):
 @pytest.mark.parametrize("kernel", AES_KERNELS)
 def test_ssse3_aes_is_clean(kernel, listing, verdict):
     """Every mode's row of the constant-time software AES, GCM's portable
-    GHASH and HCTR2's generic POLYVAL with it: no branch or address on the
-    key or the round keys."""
+    GHASH and HCTR2's and GCM-SIV's generic POLYVAL with it: no branch or
+    address on the key or the round keys."""
     if not supported(listing, kernel, "ssse3"):
         pytest.skip("this CPU lacks SSSE3")
     v = verdict(kernel, "ssse3")

@@ -50,8 +50,8 @@ LIBRARY_MARKER = "x"
 # state array): their lookups are indexed by key and data, not
 # constant-time (docs/kernels.md, docs/leak.md); every other row of ours
 # is constant-time by design.
-TABLE_DRIVEN_FAMILIES = {"aes", "hctr2", "aegis", "tor1", "tor-relay-cell",
-                         "tor-cgo", "rc4"}
+TABLE_DRIVEN_FAMILIES = {"aes", "hctr2", "aes-gcm-siv", "aegis", "tor1",
+                         "tor-relay-cell", "tor-cgo", "rc4"}
 
 
 def variant_colour(registry, kernel, isa):
