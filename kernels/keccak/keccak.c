@@ -5,9 +5,34 @@
 
 #include "keccak.h"
 
+/* Iota's round constants, FIPS 202 Section 3.2.5, for rounds 0-23. */
+const uint64_t keccak_round_constants[24] = {
+    0x0000000000000001ull, 0x0000000000008082ull, 0x800000000000808aull,
+    0x8000000080008000ull, 0x000000000000808bull, 0x0000000080000001ull,
+    0x8000000080008081ull, 0x8000000000008009ull, 0x000000000000008aull,
+    0x0000000000000088ull, 0x0000000080008009ull, 0x000000008000000aull,
+    0x000000008000808bull, 0x800000000000008bull, 0x8000000000008089ull,
+    0x8000000000008003ull, 0x8000000000008002ull, 0x8000000000000080ull,
+    0x000000000000800aull, 0x800000008000000aull, 0x8000000080008081ull,
+    0x8000000000008080ull, 0x0000000080000001ull, 0x8000000080008008ull,
+};
+
 const keccak_impl keccak_impls[] = {
-    { { "generic", 0 }, keccak_permute_generic },
-    { { NULL, 0 }, NULL },
+#if defined(__x86_64__)
+    { { "avx512", CPU_AVX512F | CPU_AVX512VL }, keccak_permute_avx512,
+      keccak_kt_leaves_avx512, 8 },
+    /* avx2's one state is generic's permutation (keccak_avx2.c says why);
+     * its leaves run four at a time. */
+    { { "avx2", CPU_AVX2 }, keccak_permute_generic, keccak_kt_leaves_avx2, 4 },
+#elif defined(__aarch64__)
+    { { "sha3", CPU_ARM_SHA3 | CPU_NEON }, keccak_permute_sha3,
+      keccak_kt_leaves_sha3, 2 },
+    /* neon's one state is generic's permutation (keccak_neon.c says why);
+     * its leaves run two at a time. */
+    { { "neon", CPU_NEON }, keccak_permute_generic, keccak_kt_leaves_neon, 2 },
+#endif
+    { { "generic", 0 }, keccak_permute_generic, NULL, 0 },
+    { { NULL, 0 }, NULL, NULL, 0 },
 };
 
 void keccak_init(keccak_sponge *s, const keccak_impl *impl, size_t rate,
@@ -156,11 +181,18 @@ void kangarootwelve(const keccak_impl *impl, unsigned security, uint8_t *out,
         keccak_squeeze(&node, out, out_len);
         return;
     }
-    /* The final node: S_0, the mark, each leaf's chaining value as it is
-     * computed (so none is stored), their count, FF FF. */
+    /* The final node: S_0, the mark, the leaves' chaining values as they
+     * are computed (one batch at most is held), their count, FF FF. */
     keccak_absorb(&node, final_node_mark, sizeof final_node_mark);
-    size_t leaves = 0;
-    for (size_t at = KT_LEAF_BYTES; at < S.total; at += KT_LEAF_BYTES) {
+    size_t leaves = 0, at = KT_LEAF_BYTES;
+    /* Whole leaves of the message, side by side where the row can. */
+    for (size_t n = impl->lanes; impl->leaves && at + n * KT_LEAF_BYTES <= len;
+         at += n * KT_LEAF_BYTES, leaves += n) {
+        uint8_t cvs[KECCAK_MAX_LANES * 64];
+        impl->leaves(in + at, security, cvs);
+        keccak_absorb(&node, cvs, n * cv_len);
+    }
+    for (; at < S.total; at += KT_LEAF_BYTES) {
         size_t n = S.total - at < KT_LEAF_BYTES ? S.total - at : KT_LEAF_BYTES;
         keccak_sponge leaf;
         uint8_t cv[64];

@@ -2,7 +2,8 @@
  * sponges over it: SHA3-256, SHAKE256, TurboSHAKE128 and TurboSHAKE256,
  * and KangarooTwelve's tree over TurboSHAKE (KT128, KT256). The
  * permutation comes per ISA (keccak_impls, best first); the sponge and the
- * tree are portable C in keccak.c and call the chosen row's permutation.
+ * tree are portable C in keccak.c and call the chosen row's permutation,
+ * and its multi-state form for KangarooTwelve's leaves where it has one.
  * The registry kernels over them are in keccak_kernels.c. */
 #ifndef CYCLEBENCH_KECCAK_H
 #define CYCLEBENCH_KECCAK_H
@@ -25,16 +26,37 @@
  * little-endian): 24 is Keccak-f itself, 12 TurboSHAKE's. */
 typedef void keccak_permute_fn(uint64_t a[KECCAK_LANES], unsigned rounds);
 
+/* KangarooTwelve's leaf step on `lanes` whole 8192-byte leaves side by
+ * side, at in, in + 8192, ...: each one's chaining value (32 bytes for
+ * security 128, 64 for 256), one after another at cv. */
+#define KECCAK_MAX_LANES 8
+
+typedef void keccak_leaves_fn(const uint8_t *in, unsigned security,
+                              uint8_t *cv);
+
 typedef struct keccak_impl {
     isa_variant v;
     keccak_permute_fn *permute;
+    /* The multi-state form for KangarooTwelve's leaves, `lanes` at a time;
+     * NULL where the row has none (leaves go one by one through permute). */
+    keccak_leaves_fn *leaves;
+    unsigned lanes;
 } keccak_impl;
 
 /* Best first, generic last, ended by a row with v.isa == NULL. */
 extern const keccak_impl keccak_impls[];
 
 keccak_permute_fn keccak_permute_generic;
+#if defined(__x86_64__)
+keccak_permute_fn keccak_permute_avx512;
+keccak_leaves_fn keccak_kt_leaves_avx512, keccak_kt_leaves_avx2;
+#elif defined(__aarch64__)
+keccak_permute_fn keccak_permute_sha3;
+keccak_leaves_fn keccak_kt_leaves_sha3, keccak_kt_leaves_neon;
+#endif
 
+/* Iota's round constants, rounds 0-23: every row's. */
+extern const uint64_t keccak_round_constants[24];
 
 typedef struct keccak_sponge {
     uint64_t a[KECCAK_LANES];

@@ -2,18 +2,6 @@
  * theta, rho and pi, chi, iota per round. */
 #include "keccak.h"
 
-/* Iota's round constants, FIPS 202 Section 3.2.5, for rounds 0-23. */
-static const uint64_t keccak_rc[24] = {
-    0x0000000000000001ull, 0x0000000000008082ull, 0x800000000000808aull,
-    0x8000000080008000ull, 0x000000000000808bull, 0x0000000080000001ull,
-    0x8000000080008081ull, 0x8000000000008009ull, 0x000000000000008aull,
-    0x0000000000000088ull, 0x0000000080008009ull, 0x000000008000000aull,
-    0x000000008000808bull, 0x800000000000008bull, 0x8000000000008089ull,
-    0x8000000000008003ull, 0x8000000000008002ull, 0x8000000000000080ull,
-    0x000000000000800aull, 0x800000008000000aull, 0x8000000080008081ull,
-    0x8000000000008080ull, 0x0000000080000001ull, 0x8000000080008008ull,
-};
-
 /* Rho's rotation of lane x + 5y (FIPS 202, Table 2). */
 static const unsigned keccak_rho[KECCAK_LANES] = {
     0,  1,  62, 28, 27, 36, 44, 6,  55, 20, 3,  10, 43,
@@ -44,6 +32,6 @@ void keccak_permute_generic(uint64_t a[KECCAK_LANES], unsigned rounds)
         for (unsigned y = 0; y < 25; y += 5)
             for (unsigned x = 0; x < 5; x++)
                 a[x + y] = b[x + y] ^ (~b[(x + 1) % 5 + y] & b[(x + 2) % 5 + y]);
-        a[0] ^= keccak_rc[r];
+        a[0] ^= keccak_round_constants[r];
     }
 }

@@ -4,7 +4,8 @@
  * (domain bytes 0x06, 0x07 and 0x0B, messages up to 17^4 bytes, a
  * 10,032-byte output), KT128 and KT256 on RFC 9861's (customization
  * strings, the 8191- and 8192-byte messages either side of the first
- * leaf, ptn(17^4) over ten leaves); the sponge fed and read in pieces
+ * leaf, ptn(17^4) over ten leaves); every row against generic on random
+ * input across both rates and the leaves; the sponge fed and read in pieces
  * against one call, across both rates and both round counts; and OpenSSL's
  * and libgcrypt's SHA3-256 and SHAKE256 against ours. */
 #include <stdlib.h>
@@ -162,11 +163,66 @@ static void test_pieces(const keccak_impl *impl)
     }
 }
 
+/* Every family on random messages, outputs, domain bytes and
+ * customization strings, at row impl and at generic: lengths across both
+ * rates, and around KangarooTwelve's 8192-byte leaves: the first leaf's
+ * end, where S stops fitting one node, and the ends of up to ten leaves
+ * after it, so that every multi-state form (up to eight leaves at once)
+ * runs with leaves left over for the one-state path. */
+#define RANDOM_MAX_LEAVES 11
+#define RANDOM_MAX_LEN (RANDOM_MAX_LEAVES * KT_LEAF_BYTES + 200)
+
+static size_t random_length(uint64_t *seed)
+{
+    uint64_t r = check_random(seed);
+    size_t leaves = 1 + (size_t)(r >> 32) % RANDOM_MAX_LEAVES;
+    switch (r % 4) {
+    case 0: return (size_t)(r >> 8) % (3 * KECCAK_RATE_128 + 1);
+    case 1: return KT_LEAF_BYTES - 200 + (size_t)(r >> 8) % 400;
+    case 2: return leaves * KT_LEAF_BYTES - 200 + (size_t)(r >> 8) % 400;
+    default: return (size_t)(r >> 8) % (RANDOM_MAX_LEN + 1);
+    }
+}
+
+static void test_against_generic(const keccak_impl *impl,
+                                 const keccak_impl *generic)
+{
+    static uint8_t in[RANDOM_MAX_LEN], want[400], got[400];
+    uint8_t custom[24];
+    uint64_t seed = 0x6b7431323821ull;
+    CASE("keccak @%s == @generic: every family, random lengths across the "
+         "136/168-byte rates and the 8 KiB leaves", impl->v.isa);
+    if (!usable(impl))
+        return;
+    for (int i = 0; i < 600; i++) {
+        enum family f = (enum family)(check_random(&seed) % 6);
+        size_t len = random_length(&seed);
+        size_t out_len = 1 + (size_t)(check_random(&seed) % sizeof want);
+        unsigned domain = 1 + (unsigned)(check_random(&seed) % 0x7f);
+        custom_string c = { custom, 0 };
+        if (f == KT128 || f == KT256)
+            c.len = (size_t)(check_random(&seed) % sizeof custom);
+        check_fill_random(in, len, &seed);
+        check_fill_random(custom, sizeof custom, &seed);
+        hash(generic, f, domain, c, want, out_len, in, len);
+        hash(impl, f, domain, c, got, out_len, in, len);
+        if (!CHECK(memcmp(got, want, out_len) == 0,
+                   "family %d, %zu bytes, D %u, %zu-byte custom, %zu out",
+                   (int)f, len, domain, c.len, out_len))
+            return;
+    }
+}
+
 int main(void)
 {
     json_t *sha3 = vector_json("sha3_shake_vectors.json"),
            *rfc = vector_json("rfc9861_turboshake_kt.json");
+    const keccak_impl *generic = keccak_impls;
+    while (generic[1].v.isa)
+        generic++;
     for (const keccak_impl *impl = keccak_impls; impl->v.isa; impl++) {
+        if (impl != generic)
+            test_against_generic(impl, generic);
         test_file(impl, sha3, "sha3_shake_vectors.json", "sha3_256",
                   SHA3_256, 12);
         test_file(impl, sha3, "sha3_shake_vectors.json", "shake256",
