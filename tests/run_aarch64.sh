@@ -71,5 +71,5 @@ for t in $cli_tests; do
     job "aarch64 ${t}_test.sh (qemu -cpu max)" "tests/cli/${t}_test.sh" "$wrapper"
 done
 # make profile ARCH=aarch64: it runs qemu itself, so it takes the binary.
-job "aarch64 profile_emulated_test.sh (qemu -cpu max)" \
-    tests/cli/profile_emulated_test.sh "$dir/cyclebench"
+job "aarch64 profile_emulated.sh (qemu -cpu max)" \
+    tests/cli/profile_emulated.sh "$dir/cyclebench"

@@ -3,7 +3,7 @@ committed and made-up input: qemu's log read into counts, two runs' counts
 into runs per call, counted code put in functions, and the loop finder
 reading aarch64 code (a real objdump listing of chacha_stream_xor_neon).
 Run by tests/cli/profile_test.sh; the whole command under qemu is
-tests/cli/profile_emulated_test.sh."""
+tests/cli/profile_emulated.sh."""
 import pytest
 
 from profiles import emulated, hot_loop, mca, qemu_count

@@ -4,7 +4,8 @@
 # our chacha20@neon and of OpenSSL's arm64 assembly in libcrypto.so.3 found
 # and given to llvm-mca for ARM cores; nothing timed. Its errors: one line,
 # exit 2, nothing written. Takes the aarch64 cyclebench itself (not a
-# wrapper): tests/run_aarch64.sh runs it on an x86-64 host.
+# wrapper): tests/run_aarch64.sh runs it on an x86-64 host. Not named
+# *_test.sh, so that tests/run.sh does not also run it on the native build.
 set -u
 . "$(dirname "$0")/cli_lib.sh"
 bin=$(realpath "$bin")
