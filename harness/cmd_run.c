@@ -292,32 +292,24 @@ static int print_object(struct dl_phdr_info *info, size_t size, void *data)
     return 0;
 }
 
-/* --calls=N: the row's self-test, then N calls exactly as the timed loop
- * makes them, nothing timed. A tool outside counts what they run (the same
+/* --calls=N: the row's self-test, then N calls on buffers set up as bench
+ * sets them up (timed_kernel.h), nothing timed. A tool outside counts what they run (the same
  * program with N and with M calls differ by N - M calls' work), which is
  * why this works under an emulator, where no time is a speed. */
 static int counted_calls(const run_options *o, kernel_args *a)
 {
     const kernel *k = o->k;
-    size_t batch = kernel_batch(k);
-    uint8_t *in = kernel_buffer(o->size * batch);
-    uint8_t *out = kernel_buffer(kernel_out_len(k, a, o->size) * batch);
+    timed_kernel t;
     int n = 0;
-    if (!in || !out) {
-        usage_error("out of memory for two %zu-byte buffers", o->size);
-        free(in);
-        free(out);
+    if (timed_kernel_open(&t, k, o->v, a, o->size)) {
+        usage_error("out of memory for the buffers");
         return 1;
     }
-    kernel_fill_message(in, o->size * batch);
-    kernel_prepare(k, o->v, a);
     for (uint64_t i = 0; i < o->calls; i++) {
-        k->run(k, o->v, a, in, o->size, out);
+        k->run(k, t.v, &t.a, t.in, t.len, t.out);
         gb_clobber_memory();
     }
-    kernel_release(k, a);
-    free(in);
-    free(out);
+    timed_kernel_close(&t);
     printf("{\n  \"kernel\": ");
     json_print_string(stdout, k->name);
     printf(",\n  \"isa\": ");

@@ -37,7 +37,7 @@ import tempfile
 
 from . import hot_loop, mca, qemu_count
 from .predict import HOT_SHARE, MAX_SYMBOLS, file_name
-from .profiler import EXIT_USAGE, Parser, positive_int
+from .profiler import EXIT_USAGE, Parser, parse_kernel_args, positive_int
 
 MODELS = ("cortex-a53", "cortex-a72", "neoverse-n1", "neoverse-v2")
 TOOLS = "aarch64-linux-gnu-"
@@ -362,10 +362,7 @@ def main():
                         "max: every feature)")
     parser.add_argument("--bin", default="build/aarch64/cyclebench")
     parser.add_argument("--out", default="out")
-    args = parser.parse_args()
-    args.isa = args.isa or None
-    if "@" in args.kernel and not args.isa:
-        args.kernel, args.isa = args.kernel.rsplit("@", 1)
+    args = parse_kernel_args(parser)
     try:
         result = predict(args)
     except (EmulatedError, mca.McaError, qemu_count.CountError) as e:

@@ -662,6 +662,15 @@ def add_run_options(parser):
     parser.add_argument("--out", default="out")
 
 
+def parse_kernel_args(parser):
+    """The command line, with KERNEL@ISA split into kernel and isa."""
+    args = parser.parse_args()
+    args.isa = args.isa or None
+    if "@" in args.kernel and not args.isa:
+        args.kernel, args.isa = args.kernel.rsplit("@", 1)
+    return args
+
+
 class Parser(argparse.ArgumentParser):
     def error(self, message):
         print(f"{self.prog}: {message} (see --help)", file=sys.stderr)
@@ -675,10 +684,7 @@ def main():
     parser.add_argument("--isa", help="an ISA of that kernel (default: the "
                         "best this CPU supports)")
     add_run_options(parser)
-    args = parser.parse_args()
-    args.isa = args.isa or None
-    if "@" in args.kernel and not args.isa:
-        args.kernel, args.isa = args.kernel.rsplit("@", 1)
+    args = parse_kernel_args(parser)
     try:
         result = profile(args)
     except ProfileError as e:

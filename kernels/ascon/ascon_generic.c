@@ -72,19 +72,6 @@ static inline void xor_rate_byte(uint64_t x[5], size_t i, uint8_t b)
     x[i / 8] ^= (uint64_t)b << (8 * (i % 8));
 }
 
-static void initialize(uint64_t x[5], uint64_t k0, uint64_t k1,
-                       const uint8_t *nonce)
-{
-    x[0] = ASCON_AEAD128_IV;
-    x[1] = k0;
-    x[2] = k1;
-    x[3] = load64(nonce);
-    x[4] = load64(nonce + 8);
-    permute(x, 12);
-    x[3] ^= k0;
-    x[4] ^= k1;
-}
-
 /* The associated data, padded with 0x01 and zeros to whole blocks (none
  * at all when it is empty), then the domain separator. */
 static void absorb_ad(uint64_t x[5], const uint8_t *ad, size_t len)
@@ -103,14 +90,33 @@ static void absorb_ad(uint64_t x[5], const uint8_t *ad, size_t len)
     x[4] ^= ASCON_DOMAIN_SEPARATOR;
 }
 
-static void finalize(uint64_t x[5], uint64_t k0, uint64_t k1,
+/* The state after the key, the nonce and the associated data: what
+ * encryption and decryption share before the message. k gets the key's
+ * words, which finalisation uses again. */
+static void start(uint64_t x[5], uint64_t k[2], const uint8_t *key,
+                  const uint8_t *nonce, const uint8_t *ad, size_t ad_len)
+{
+    k[0] = load64(key);
+    k[1] = load64(key + 8);
+    x[0] = ASCON_AEAD128_IV;
+    x[1] = k[0];
+    x[2] = k[1];
+    x[3] = load64(nonce);
+    x[4] = load64(nonce + 8);
+    permute(x, 12);
+    x[3] ^= k[0];
+    x[4] ^= k[1];
+    absorb_ad(x, ad, ad_len);
+}
+
+static void finalize(uint64_t x[5], const uint64_t k[2],
                      uint8_t tag[ASCON_TAG_BYTES])
 {
-    x[2] ^= k0;
-    x[3] ^= k1;
+    x[2] ^= k[0];
+    x[3] ^= k[1];
     permute(x, 12);
-    store64(tag, x[3] ^ k0);
-    store64(tag + 8, x[4] ^ k1);
+    store64(tag, x[3] ^ k[0]);
+    store64(tag + 8, x[4] ^ k[1]);
 }
 
 void ascon_aead128_encrypt_generic(const uint8_t key[ASCON_KEY_BYTES],
@@ -119,9 +125,8 @@ void ascon_aead128_encrypt_generic(const uint8_t key[ASCON_KEY_BYTES],
                                    uint8_t *out, const uint8_t *in,
                                    size_t len, uint8_t tag[ASCON_TAG_BYTES])
 {
-    uint64_t x[5], k0 = load64(key), k1 = load64(key + 8);
-    initialize(x, k0, k1, nonce);
-    absorb_ad(x, ad, ad_len);
+    uint64_t x[5], k[2];
+    start(x, k, key, nonce, ad, ad_len);
     for (; len >= ASCON_RATE; in += ASCON_RATE, out += ASCON_RATE,
                               len -= ASCON_RATE) {
         x[0] ^= load64(in);
@@ -135,7 +140,7 @@ void ascon_aead128_encrypt_generic(const uint8_t key[ASCON_KEY_BYTES],
         out[i] = rate_byte(x, i);
     }
     xor_rate_byte(x, len, 0x01);
-    finalize(x, k0, k1, tag);
+    finalize(x, k, tag);
 }
 
 void ascon_aead128_decrypt_generic(const uint8_t key[ASCON_KEY_BYTES],
@@ -144,9 +149,8 @@ void ascon_aead128_decrypt_generic(const uint8_t key[ASCON_KEY_BYTES],
                                    uint8_t *out, const uint8_t *in,
                                    size_t len, uint8_t tag[ASCON_TAG_BYTES])
 {
-    uint64_t x[5], k0 = load64(key), k1 = load64(key + 8);
-    initialize(x, k0, k1, nonce);
-    absorb_ad(x, ad, ad_len);
+    uint64_t x[5], k[2];
+    start(x, k, key, nonce, ad, ad_len);
     for (; len >= ASCON_RATE; in += ASCON_RATE, out += ASCON_RATE,
                               len -= ASCON_RATE) {
         uint64_t c0 = load64(in), c1 = load64(in + 8);
@@ -163,5 +167,5 @@ void ascon_aead128_decrypt_generic(const uint8_t key[ASCON_KEY_BYTES],
         xor_rate_byte(x, i, out[i]);
     }
     xor_rate_byte(x, len, 0x01);
-    finalize(x, k0, k1, tag);
+    finalize(x, k, tag);
 }
