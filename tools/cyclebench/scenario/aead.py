@@ -1,5 +1,5 @@
-"""AES-GCM, AES-GCM-SIV, ChaCha20-Poly1305 and AEGIS in openssl speed's
-units: ours at the best ISA and without AES instructions, OpenSSL by
+"""AES-GCM, AES-GCM-SIV, ChaCha20-Poly1305, AEGIS and Ascon-AEAD128 in
+openssl speed's units: ours at the best ISA and without AES instructions, OpenSSL by
 default and with AES-NI masked, libgcrypt as it runs; each variant's leak
 verdicts beside it when make leak-table has written them; the
 constant-time software AES-GCM against OpenSSL's timed in turn (`run
@@ -13,7 +13,7 @@ from .table import Column, Table, add_leak_verdicts, add_paired_notes
 SIZES = [16, 64, 256, 1024, 8192, 16384]
 OURS = ["aes256-gcm", "aes128-gcm", "aes256-gcm-siv", "aes128-gcm-siv",
         "chacha20-poly1305", "aegis128l", "aegis256", "aegis128x2",
-        "aegis128x4", "aegis256x2", "aegis256x4"]
+        "aegis128x4", "aegis256x2", "aegis256x4", "ascon-aead128"]
 OPENSSL = ["openssl:aes-256-gcm", "openssl:aes-128-gcm",
            "openssl:chacha20-poly1305"]
 GCRYPT = ["gcrypt:aes-256-gcm", "gcrypt:aes-128-gcm",
@@ -23,7 +23,7 @@ NO_AESNI_ENV = {"OPENSSL_ia32cap": "~0x200000200000000"}
 # Our rows without AES instructions: the constant-time software AES where a
 # kernel has one, and generic C.
 WITHOUT_AES = ["ssse3", "generic"]
-TITLE = "AES-GCM, AES-GCM-SIV, ChaCha20-Poly1305 and AEGIS"
+TITLE = "AES-GCM, AES-GCM-SIV, ChaCha20-Poly1305, AEGIS and Ascon"
 # Ours without AES instructions against OpenSSL's software path, timed in
 # turn: both are vector-permute AES, ours throughput-bound and OpenSSL's
 # latency-bound, so their ratio follows the host (docs/method.md).
