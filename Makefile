@@ -328,7 +328,7 @@ bench: bench-deps
 	@CYCLEBENCH_BIN=$(BUILD)/cyclebench $(PYTOOL) cyclebench.summary out/results/latest.json
 
 # make plots [RESULTS=file] [CLOCK=tsc|core]: charts of a results file in
-# out/plots/. make scenario NAME=lioness|isa-ladder|disk|aead|bulk|tor|all
+# out/plots/. make scenario NAME=lioness|isa-ladder|disk|aead|bulk|tor|hash|all
 # [REPS=n] [MIN_TIME=s] [CPU=n]: a published experiment rerun, in out/scenarios/.
 # make compare BASE=a.json NEW=b.json [THRESHOLD=5]: exits 1 on a slowdown.
 .PHONY: plots scenario compare report fleet

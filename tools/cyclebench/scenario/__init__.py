@@ -33,6 +33,7 @@ MODULES = [
     "aead",
     "bulk",
     "tor",
+    "hash",
 ]
 
 SCENARIOS = {s.name: s for s in (import_module(f"{__name__}.{m}").SCENARIO
