@@ -108,9 +108,66 @@ static uint32_t AESX_FN(sub_word)(uint32_t w)
         _mm_aesenclast_si128(_mm_set1_epi32((int)w), _mm_setzero_si128()));
 }
 
+/* The key schedule four words at a time, for 16- and 32-byte keys (the
+ * rest go word by word through aes_expand_enc). A schedule is made per
+ * message where keys change per message (AES-GCM-SIV's, CGO's), so its
+ * cost shows: word by word it was 40% of an AES-GCM-SIV call at 576 bytes.
+ *
+ * t: SubWord of word 3 of w, after RotWord when rot, xored with rcon, in
+ * every column. On a word in every column ShiftRows moves nothing, so
+ * AESENCLAST is SubBytes then the xor of its key. */
+AESX_INLINE blk expand_sub_word(blk w, int rcon, int rot)
+{
+    /* Bytes 13, 14, 15, 12 (RotWord of the little-endian word 3), or 12 to
+     * 15, into every column. */
+    blk x = _mm_shuffle_epi8(w, _mm_set1_epi32(rot ? 0x0c0f0e0d : 0x0f0e0d0c));
+    return _mm_aesenclast_si128(x, _mm_set1_epi32(rcon));
+}
+
+/* The four words after w: each is the one four back xored with the one
+ * before it, the first with t instead. */
+AESX_INLINE blk expand_step(blk w, blk t)
+{
+    w = _mm_xor_si128(w, _mm_slli_si128(w, 4));
+    w = _mm_xor_si128(w, _mm_slli_si128(w, 8));
+    return _mm_xor_si128(w, t);
+}
+
+AESX_INLINE void expand_enc_blocks(aes_key *k, const uint8_t *key,
+                                   size_t key_len)
+{
+    static const int rcon[10] = { 0x01, 0x02, 0x04, 0x08, 0x10,
+                                  0x20, 0x40, 0x80, 0x1b, 0x36 };
+    blk a = blk_load(key);
+    blk_store(k->enc[0], a);
+    if (key_len == 16) {
+        for (int r = 1; r <= 10; r++) {
+            a = expand_step(a, expand_sub_word(a, rcon[r - 1], 1));
+            blk_store(k->enc[r], a);
+        }
+        k->rounds = 10;
+        return;
+    }
+    /* 32 bytes: the halves take turns, RotWord and rcon every other. */
+    blk b = blk_load(key + 16);
+    blk_store(k->enc[1], b);
+    for (int r = 2; r <= 14; r += 2) {
+        a = expand_step(a, expand_sub_word(b, rcon[r / 2 - 1], 1));
+        blk_store(k->enc[r], a);
+        if (r == 14)
+            break;
+        b = expand_step(b, expand_sub_word(a, 0, 0));
+        blk_store(k->enc[r + 1], b);
+    }
+    k->rounds = 14;
+}
+
 void AESX_FN(aes_expand)(aes_key *k, const uint8_t *key, size_t key_len)
 {
-    aes_expand_enc(k, key, key_len, AESX_FN(sub_word));
+    if (key_len == 16 || key_len == 32)
+        expand_enc_blocks(k, key, key_len);
+    else
+        aes_expand_enc(k, key, key_len, AESX_FN(sub_word));
     unsigned nr = k->rounds;
     blk_store(k->dec[0], blk_load(k->enc[nr]));
     for (unsigned r = 1; r < nr; r++)
