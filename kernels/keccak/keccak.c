@@ -185,12 +185,23 @@ void kangarootwelve(const keccak_impl *impl, unsigned security, uint8_t *out,
      * are computed (one batch at most is held), their count, FF FF. */
     keccak_absorb(&node, final_node_mark, sizeof final_node_mark);
     size_t leaves = 0, at = KT_LEAF_BYTES;
-    /* Whole leaves of the message, side by side where the row can. */
-    for (size_t n = impl->lanes; impl->leaves && at + n * KT_LEAF_BYTES <= len;
-         at += n * KT_LEAF_BYTES, leaves += n) {
+    /* Whole leaves of the message, side by side where the row can. A last
+     * group of fewer than `lanes` (but two or more) runs as a whole batch
+     * that ends on it and starts on leaves already hashed, S_0's bytes
+     * included, whose chaining values are dropped: a batch costs the same
+     * however many of its lanes count, and seven of 64 KiB's eight leaves
+     * would otherwise go one by one. */
+    while (impl->leaves && at + 2 * KT_LEAF_BYTES <= len) {
+        size_t whole = (len - at) / KT_LEAF_BYTES,
+               n = whole < impl->lanes ? whole : impl->lanes,
+               back = impl->lanes - n;
         uint8_t cvs[KECCAK_MAX_LANES * 64];
-        impl->leaves(in + at, security, cvs);
-        keccak_absorb(&node, cvs, n * cv_len);
+        if (back * KT_LEAF_BYTES > at)
+            break; /* the message does not reach back that far */
+        impl->leaves(in + at - back * KT_LEAF_BYTES, security, cvs);
+        keccak_absorb(&node, cvs + back * cv_len, n * cv_len);
+        at += n * KT_LEAF_BYTES;
+        leaves += n;
     }
     for (; at < S.total; at += KT_LEAF_BYTES) {
         size_t n = S.total - at < KT_LEAF_BYTES ? S.total - at : KT_LEAF_BYTES;
