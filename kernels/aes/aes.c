@@ -82,6 +82,23 @@ void aes_xctr_xor(const aes_impl *impl, const aes_key *k, uint8_t *out,
                   full + 1);
 }
 
+int aes_polyval_fused(const char *aes_isa, const char *polyval_isa)
+{
+    static const struct {
+        isa_variant v;
+        const char *aes_isa, *polyval_isa;
+    } pairs[] = { AES_POLYVAL_PAIRS };
+    const aes_impl *aes = (const aes_impl *)isa_table_find(
+        &aes_impls[0].v, sizeof aes_impls[0], aes_isa);
+    if (!aes || !aes->xctr_polyval)
+        return 0;
+    for (size_t i = 0; pairs[i].v.isa; i++)
+        if (!strcmp(pairs[i].aes_isa, aes_isa) &&
+            !strcmp(pairs[i].polyval_isa, polyval_isa))
+            return 1;
+    return 0;
+}
+
 void aes_xctr_polyval_xor(const aes_impl *impl, const aes_key *k,
                           const polyval_key *pk, uint8_t acc[16],
                           uint8_t *out, const uint8_t *in, size_t len,

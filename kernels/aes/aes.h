@@ -136,6 +136,37 @@ void aes_xctr_polyval_xor(const aes_impl *impl, const aes_key *k,
                           uint8_t *out, const uint8_t *in, size_t len,
                           const uint8_t nonce[16]);
 
+/* The constructions built on AES and POLYVAL (HCTR2, AES-GCM-SIV) pair an
+ * AES row with the POLYVAL row of one level, each row needing what both
+ * need: their tables' rows, in the order and form of
+ * { isa_variant, AES row, POLYVAL row }. */
+#if defined(__x86_64__)
+#define AES_POLYVAL_ARCH_PAIRS                                                \
+    { { "vaes-avx512", CPU_VAES | CPU_VPCLMULQDQ | CPU_AVX512 | CPU_AESNI |   \
+                           CPU_PCLMUL | CPU_SSE41 },                          \
+      "vaes-avx512", "vpclmul-avx512" },                                      \
+    { { "vaes-avx2", CPU_VAES | CPU_VPCLMULQDQ | CPU_AVX2 | CPU_AESNI |       \
+                         CPU_PCLMUL | CPU_SSE41 },                            \
+      "vaes-avx2", "vpclmul-avx2" },                                          \
+    { { "aesni", CPU_AESNI | CPU_PCLMUL | CPU_SSE41 }, "aesni", "pclmul" },    \
+    { { "ssse3", CPU_SSSE3 }, "ssse3", "generic" },
+#elif defined(__aarch64__)
+#define AES_POLYVAL_ARCH_PAIRS                                                \
+    { { "ce", CPU_ARM_AES | CPU_ARM_PMULL }, "ce", "ce" },                     \
+    { { "neon", CPU_NEON }, "neon", "generic" },
+#endif
+#define AES_POLYVAL_PAIRS                                                     \
+    AES_POLYVAL_ARCH_PAIRS                                                    \
+    { { "generic", 0 }, "generic", "generic" },                               \
+    { { NULL, 0 }, NULL, NULL },
+
+/* Whether the AES row's XCTR-with-POLYVAL pass (xctr_polyval) stands in
+ * for POLYVAL row polyval_isa: it multiplies with its own level's POLYVAL
+ * code, so only where AES_POLYVAL_PAIRS pairs the two (an auto row may pair
+ * aesni's AES with vpclmul-avx512's POLYVAL: that one runs the passes
+ * apart, so as to run the POLYVAL row that was chosen). */
+int aes_polyval_fused(const char *aes_isa, const char *polyval_isa);
+
 /* len >= 16: a multiple of 16 is plain CBC, anything else CBC-CS2. */
 void aes_cbc_cs2_encrypt(const aes_impl *impl, const aes_key *k, uint8_t *out,
                          const uint8_t *in, size_t len, const uint8_t iv[16]);

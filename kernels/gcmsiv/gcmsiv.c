@@ -9,42 +9,14 @@
 #include "../kernel.h"
 #include "../registry.h"
 
-/* Each row pairs the AES and POLYVAL rows of one level, and needs what
- * both need (test_gcm_siv checks that it asks for at least that): HCTR2's
- * pairs, for the same reasons (kernels/hctr2/hctr2.c). */
-const gcmsiv_impl gcmsiv_impls[] = {
-#if defined(__x86_64__)
-    { { "vaes-avx512", CPU_VAES | CPU_VPCLMULQDQ | CPU_AVX512 | CPU_AESNI |
-                           CPU_PCLMUL | CPU_SSE41 },
-      "vaes-avx512", "vpclmul-avx512" },
-    { { "vaes-avx2", CPU_VAES | CPU_VPCLMULQDQ | CPU_AVX2 | CPU_AESNI |
-                         CPU_PCLMUL | CPU_SSE41 },
-      "vaes-avx2", "vpclmul-avx2" },
-    { { "aesni", CPU_AESNI | CPU_PCLMUL | CPU_SSE41 }, "aesni", "pclmul" },
-    { { "ssse3", CPU_SSSE3 }, "ssse3", "generic" },
-#elif defined(__aarch64__)
-    { { "ce", CPU_ARM_AES | CPU_ARM_PMULL }, "ce", "ce" },
-    { { "neon", CPU_NEON }, "neon", "generic" },
-#endif
-    { { "generic", 0 }, "generic", "generic" },
-    { { NULL, 0 }, NULL, NULL },
-};
+/* Each row pairs the AES and POLYVAL rows of one level (aes.h), and needs
+ * what both need (test_gcm_siv checks that it asks for at least that):
+ * HCTR2's pairs, for the same reasons. */
+const gcmsiv_impl gcmsiv_impls[] = { AES_POLYVAL_PAIRS };
 
-/* The AES row's XCTR-with-POLYVAL pass multiplies with its own level's
- * POLYVAL code, so it stands in for the POLYVAL row only where a row of
- * the table pairs the two (an auto row may pair aesni's AES with
- * vpclmul-avx512's POLYVAL: that one runs the passes apart). */
 int gcmsiv_fused(const gcmsiv_impl *impl)
 {
-    const aes_impl *aes = (const aes_impl *)isa_table_find(
-        &aes_impls[0].v, sizeof aes_impls[0], impl->aes_isa);
-    if (!aes->xctr_polyval)
-        return 0;
-    for (const gcmsiv_impl *row = gcmsiv_impls; row->v.isa; row++)
-        if (!strcmp(row->aes_isa, impl->aes_isa) &&
-            !strcmp(row->polyval_isa, impl->polyval_isa))
-            return 1;
-    return 0;
+    return aes_polyval_fused(impl->aes_isa, impl->polyval_isa);
 }
 
 int gcmsiv_setup(const gcmsiv_impl *impl, gcmsiv_key *key, const uint8_t *k,

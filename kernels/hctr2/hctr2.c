@@ -18,41 +18,13 @@
 #include "../kernel.h"
 #include "../registry.h"
 
-/* Each row pairs the AES and POLYVAL rows of one level, and needs what
- * both need (test_hctr2 checks that it asks for at least that). */
-const hctr2_impl hctr2_impls[] = {
-#if defined(__x86_64__)
-    { { "vaes-avx512", CPU_VAES | CPU_VPCLMULQDQ | CPU_AVX512 | CPU_AESNI |
-                           CPU_PCLMUL | CPU_SSE41 },
-      "vaes-avx512", "vpclmul-avx512" },
-    { { "vaes-avx2", CPU_VAES | CPU_VPCLMULQDQ | CPU_AVX2 | CPU_AESNI |
-                         CPU_PCLMUL | CPU_SSE41 },
-      "vaes-avx2", "vpclmul-avx2" },
-    { { "aesni", CPU_AESNI | CPU_PCLMUL | CPU_SSE41 }, "aesni", "pclmul" },
-    { { "ssse3", CPU_SSSE3 }, "ssse3", "generic" },
-#elif defined(__aarch64__)
-    { { "ce", CPU_ARM_AES | CPU_ARM_PMULL }, "ce", "ce" },
-    { { "neon", CPU_NEON }, "neon", "generic" },
-#endif
-    { { "generic", 0 }, "generic", "generic" },
-    { { NULL, 0 }, NULL, NULL },
-};
+/* Each row pairs the AES and POLYVAL rows of one level (aes.h), and needs
+ * what both need (test_hctr2 checks that it asks for at least that). */
+const hctr2_impl hctr2_impls[] = { AES_POLYVAL_PAIRS };
 
-/* The fused pass is the AES row's own loop over its own level's POLYVAL
- * multiply: beside a POLYVAL row of another level (AES-NI's pass with the
- * vpclmul-avx512 POLYVAL an auto row may pair it with) it would not run the
- * POLYVAL row that was chosen, so such a pair runs the two passes apart. */
 int hctr2_fused(const hctr2_impl *impl)
 {
-    const aes_impl *aes = (const aes_impl *)isa_table_find(
-        &aes_impls[0].v, sizeof aes_impls[0], impl->aes_isa);
-    if (!aes->xctr_polyval)
-        return 0;
-    for (const hctr2_impl *row = hctr2_impls; row->v.isa; row++)
-        if (!strcmp(row->aes_isa, impl->aes_isa) &&
-            !strcmp(row->polyval_isa, impl->polyval_isa))
-            return 1;
-    return 0;
+    return aes_polyval_fused(impl->aes_isa, impl->polyval_isa);
 }
 
 static void xor_block(uint8_t out[16], const uint8_t a[16],
