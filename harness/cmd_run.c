@@ -84,8 +84,6 @@ static int parse_options(run_options *o, int argc, char **argv)
             .check = r.check.set,
             .calls = r.calls.set ? r.calls.num : 0,
         };
-    /* A pair is two fixed rows, timed alike: auto measures rows of its
-     * own first, and --stages a second loop. */
     if (rc == 0 && o->calls && (o->at_auto || r.vs.set || o->stages ||
                                 r.seconds.set || o->check)) {
         usage_error("run: --calls makes untimed calls of one fixed row: give "
@@ -93,6 +91,8 @@ static int parse_options(run_options *o, int argc, char **argv)
                     "--check", o->k->name);
         rc = -1;
     }
+    /* A pair is two fixed rows, timed alike: auto measures rows of its
+     * own first, and --stages a second loop. */
     if (rc == 0 && r.vs.set) {
         if (o->stages) {
             usage_error("run: --vs times two fixed rows: drop --stages");
@@ -293,9 +293,10 @@ static int print_object(struct dl_phdr_info *info, size_t size, void *data)
 }
 
 /* --calls=N: the row's self-test, then N calls on buffers set up as bench
- * sets them up (timed_kernel.h), nothing timed. A tool outside counts what they run (the same
- * program with N and with M calls differ by N - M calls' work), which is
- * why this works under an emulator, where no time is a speed. */
+ * sets them up (timed_kernel.h), nothing timed. A tool outside counts what
+ * they run (the same program with N and with M calls differ by N - M
+ * calls' work), which is why this works under an emulator, where no time
+ * is a speed. */
 static int counted_calls(const run_options *o, kernel_args *a)
 {
     const kernel *k = o->k;
