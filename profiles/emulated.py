@@ -305,8 +305,18 @@ def predict(args):
     return result
 
 
+# The listing's columns: the loop's label, then one per model.
+LABEL_WIDTH = 44
+MODEL_WIDTH = 17
+
+
+def figure(value, spec=".3f"):
+    return format(value, spec) if value else "-"
+
+
 def text(result):
     models = list(result["predicted_cycles_per_byte"])
+    pad = " " * LABEL_WIDTH
     lines = [
         f"profile {result['name']} (isa {result['isa']}) on aarch64 under "
         f"{result['emulator']}: nothing timed; cycles are llvm-mca's "
@@ -317,31 +327,28 @@ def text(result):
         f"  {'share':>7} {'insns/call':>11}  function"]
     for f in result["functions"]:
         if f["percent"] >= 0.5:
-            lines.append(f"  {f['percent']:6.2f}% {f['instructions_per_call']:11g}"
-                         f"  {f['symbol']}")
+            lines.append(f"  {f['percent']:6.2f}% "
+                         f"{f['instructions_per_call']:11g}  {f['symbol']}")
     lines += ["", "  hot loops, predicted core cycles/byte (cycles/iteration):",
-              "  " + " " * 44 + "".join(f"{m:>17}" for m in models)]
+              "  " + pad + "".join(f"{m:>{MODEL_WIDTH}}" for m in models)]
     for e in result["loops"]:
         lines.append(f"  {e['symbol']}: {e['loop']}")
         if e["bytes_per_iteration"]:
             lines.append(f"    {e['instructions']} instructions, "
                          f"{e['bytes_per_iteration']:g} bytes/iteration "
                          f"({e['bytes_per_iteration_source']})")
-        row = ""
-        for m in models:
-            p = e["models"][m]
-            cpb = p["predicted_cycles_per_byte"]
-            row += f"{(f'{cpb:.3f}' if cpb else '-'):>9} ({p['cycles_per_iteration']:>5g})"
-        lines.append(f"  {'':44}{row}")
+        cells = [f"{figure(p['predicted_cycles_per_byte']):>9} "
+                 f"({p['cycles_per_iteration']:>5g})"
+                 for p in (e["models"][m] for m in models)]
+        lines.append("  " + pad + "".join(cells))
         for m in models:
             if e["models"][m]["dropped_instructions"]:
                 lines.append(f"    left out on {m}, llvm-mca cannot read "
                              "them: " + "; ".join(
                                  e["models"][m]["dropped_instructions"]))
     sums = result["predicted_cycles_per_byte"]
-    lines.append(f"  {'sum of the hot loops':44}" +
-                 "".join(f"{(f'{sums[m]:.3f}' if sums[m] else '-'):>17}"
-                         for m in models))
+    lines.append(f"  {'sum of the hot loops':{LABEL_WIDTH}}" + "".join(
+        f"{figure(sums[m]):>{MODEL_WIDTH}}" for m in models))
     lines += ["", f"  written: {result['out_dir']}/ (prediction.json, mca.txt, "
               "the mca-*.s inputs)"]
     return "\n".join(lines)
