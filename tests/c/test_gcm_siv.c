@@ -26,20 +26,10 @@
 #define MAX_AAD 300
 #define TRIALS 150
 
-static int usable(const gcmsiv_impl *impl)
-{
-    if (cpu_supports(impl->v.required))
-        return 1;
-    SKIP("%s not supported by this CPU", impl->v.isa);
-    return 0;
-}
-
 static const gcmsiv_impl *generic_row(void)
 {
-    const gcmsiv_impl *impl = gcmsiv_impls;
-    while (impl[1].v.isa)
-        impl++;
-    return impl;
+    return (const gcmsiv_impl *)isa_table_find(
+        &gcmsiv_impls[0].v, sizeof gcmsiv_impls[0], "generic");
 }
 
 /* Nonzero when all n bytes at p hold the marker. */
@@ -105,7 +95,7 @@ static void test_wycheproof(const gcmsiv_impl *impl, const json_t *doc)
     wycheproof_run run = { impl, 0 };
     CASE("AES-GCM-SIV Wycheproof (%s), sealed, opened, in place @%s",
          FILE_NAME, impl->v.isa);
-    if (!usable(impl))
+    if (!check_usable(&impl->v))
         return;
     size_t n = wycheproof_walk(doc, check_vector, &run);
     CHECK(n == FILE_VECTORS && run.invalid == FILE_INVALID,
@@ -138,7 +128,7 @@ static void test_vs_generic(const gcmsiv_impl *impl)
     CASE("AES-GCM-SIV == generic: random keys, nonces, AAD 0-%d bytes, 0 to "
          "%d bytes, misaligned and in place, opened back, a flipped bit "
          "refused @%s", MAX_AAD, MAX_LEN, impl->v.isa);
-    if (!usable(impl))
+    if (!check_usable(&impl->v))
         return;
     for (size_t i = 0; i < 2 * EDGE_TRIALS + TRIALS; i++) {
         uint8_t k[32], nonce[12], aad[MAX_AAD];
@@ -216,7 +206,7 @@ static void test_counter_wrap(const gcmsiv_impl *impl)
     CASE("AES-GCM-SIV counter mode, and the hash of its output, == block by "
          "block where the counter wraps inside the message (first word "
          "2^32 - 1 to 2^32 - 300), misaligned and in place @%s", impl->v.isa);
-    if (!usable(impl))
+    if (!check_usable(&impl->v))
         return;
     for (int i = 0; i < 200; i++) {
         uint8_t k[32], nonce[12], tag[16], acc[16] = { 0 }, racc[16] = { 0 };
