@@ -26,7 +26,7 @@
     X(polyval)                                                               \
     X(aegis128l) X(aegis256) X(aegis128x2) X(aegis128x4)                     \
     X(aegis256x2) X(aegis256x4)                                              \
-    X(ascon_aead128)                                                         \
+    X(ascon_aead128) X(ascon_aead128_x8)                                     \
     X(rc4)                                                                   \
     X(tor1_relay_forward) X(tor1_relay_originate)                            \
     X(tor_cgo_relay_forward) X(tor_cgo_relay_backward)                       \

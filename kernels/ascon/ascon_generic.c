@@ -7,12 +7,6 @@
 #include "../unroll.h"
 #include "ascon.h"
 
-/* Ascon-AEAD128's initial value (SP 800-232, Section 4.1.1): its
- * parameters (key bits, rate, round numbers, tag bits) in one word. */
-#define ASCON_AEAD128_IV 0x00001000808c0001ull
-/* The last bit of the state, flipped between the data and the message. */
-#define ASCON_DOMAIN_SEPARATOR 0x8000000000000000ull
-
 static inline uint64_t ror64(uint64_t x, unsigned n)
 {
     return (x >> n) | (x << (64 - n));
@@ -31,18 +25,13 @@ static inline void store64(uint8_t *p, uint64_t x)
     memcpy(p, &x, 8);
 }
 
-/* The constants of rounds 0..11; p^8 runs the last eight. */
-static const uint8_t round_constants[12] = {
-    0xf0, 0xe1, 0xd2, 0xc3, 0xb4, 0xa5, 0x96, 0x87, 0x78, 0x69, 0x5a, 0x4b,
-};
-
 static void permute(uint64_t x[5], unsigned rounds)
 {
     uint64_t x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3], x4 = x[4];
     CB_UNROLL(12)
     for (unsigned r = 12 - rounds; r < 12; r++) {
         /* constant */
-        x2 ^= round_constants[r];
+        x2 ^= ascon_round_constants[r];
         /* substitution: the 5-bit S-box on every bit column */
         x0 ^= x4; x4 ^= x3; x2 ^= x1;
         uint64_t t0 = x0 ^ (~x1 & x2);

@@ -3,7 +3,11 @@
  * zeros; every row against generic on random keys, nonces and AAD at
  * lengths around every 16-byte block, misaligned and in place, opened
  * back; a flipped bit of ciphertext, tag or AAD refused; and the registry
- * kernel's contract (self-test, a bad tag, refused arguments). */
+ * kernel's contract (self-test, a bad tag, refused arguments). The same
+ * for eight messages at once (ascon_aead128_encrypt_x8, the lanes form of
+ * each row, and the kernel ascon-aead128-x8): each Wycheproof case in
+ * each of the eight lanes beside random messages, and every lane against
+ * generic's one-message code. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,6 +160,172 @@ static void test_forgeries(const ascon_impl *impl)
     }
 }
 
+/* Eight messages' storage for the lanes form, and generic's sealing of
+ * each (ciphertext || tag) to compare with. */
+static struct {
+    uint8_t key[ASCON_X8][ASCON_KEY_BYTES], nonce[ASCON_X8][ASCON_NONCE_BYTES];
+    uint8_t ad[ASCON_X8][MAX_AAD], plain[ASCON_X8][MAX_LEN];
+    uint8_t in[ASCON_X8][MAX_LEN + 32], out[ASCON_X8][MAX_LEN + 32];
+    uint8_t tag[ASCON_X8][ASCON_TAG_BYTES];
+    uint8_t want[ASCON_X8][MAX_LEN + ASCON_TAG_BYTES];
+} x8;
+
+/* A batch over x8's storage: random keys, nonces, data and messages of
+ * the lengths given, message j at offset off[j] of its buffers (in place
+ * where in_place has bit j), and generic's sealing of each into want. */
+static void x8_random_batch(ascon_batch *b, size_t len, size_t ad_len,
+                            uint64_t *seed, unsigned in_place)
+{
+    *b = (ascon_batch){ .ad_len = ad_len, .len = len };
+    for (size_t j = 0; j < ASCON_X8; j++) {
+        size_t off = check_random(seed) % 16;
+        check_fill_random(x8.key[j], ASCON_KEY_BYTES, seed);
+        check_fill_random(x8.nonce[j], ASCON_NONCE_BYTES, seed);
+        check_fill_random(x8.ad[j], ad_len, seed);
+        check_fill_random(x8.plain[j], len, seed);
+        memcpy(x8.in[j] + off, x8.plain[j], len);
+        b->key[j] = x8.key[j];
+        b->nonce[j] = x8.nonce[j];
+        b->ad[j] = x8.ad[j];
+        b->in[j] = x8.in[j] + off;
+        b->out[j] = in_place >> j & 1 ? x8.in[j] + off
+                                      : x8.out[j] + check_random(seed) % 16;
+        b->tag[j] = x8.tag[j];
+        ascon_aead128_seal(generic_row(), x8.key[j], x8.nonce[j], x8.ad[j],
+                           ad_len, x8.want[j], x8.plain[j], len);
+    }
+}
+
+/* Whether every message of b sealed to what generic sealed it to. */
+static int x8_sealed_as_generic(const ascon_batch *b)
+{
+    int same = 1;
+    for (size_t j = 0; j < ASCON_X8; j++)
+        same &= memcmp(b->out[j], x8.want[j], b->len) == 0 &&
+                memcmp(b->tag[j], x8.want[j] + b->len, ASCON_TAG_BYTES) == 0;
+    return same;
+}
+
+typedef struct x8_wycheproof_run {
+    const ascon_impl *impl;
+    size_t cases;
+    uint64_t seed;
+} x8_wycheproof_run;
+
+/* The case in lane `lane`, random messages of its lengths in the others:
+ * sealed, the case's lane to its ct || tag (valid cases) and the others
+ * to generic's; then opened with the case's ct and tag in its lane: valid
+ * ones open, invalid ones are refused in that lane alone, its plaintext
+ * zeroed, the other lanes opened. */
+static void x8_wycheproof_lane(x8_wycheproof_run *run,
+                               const wycheproof_vector *v, size_t lane)
+{
+    ascon_batch b;
+    const uint8_t *received[ASCON_X8];
+    size_t len = v->msg_len;
+    x8_random_batch(&b, len, v->aad_len, &run->seed, 0);
+    b.key[lane] = v->key;
+    b.nonce[lane] = v->iv;
+    b.ad[lane] = v->aad;
+    b.in[lane] = v->msg;
+    memcpy(x8.want[lane], v->ct, len);
+    memcpy(x8.want[lane] + len, v->tag, ASCON_TAG_BYTES);
+    if (v->valid) {
+        ascon_aead128_encrypt_x8(run->impl, &b);
+        CHECK(x8_sealed_as_generic(&b), "tcId %d in lane %zu: sealed %s",
+              v->id, lane, check_hex(b.out[lane], len));
+    }
+    for (size_t j = 0; j < ASCON_X8; j++) {
+        b.in[j] = x8.want[j];
+        received[j] = x8.want[j] + len;
+        memset(b.out[j], 0xa5, len + 1);
+    }
+    unsigned refused = ascon_aead128_open_x8(run->impl, &b, received);
+    int opened_others = 1;
+    for (size_t j = 0; j < ASCON_X8; j++)
+        if (j != lane)
+            opened_others &= memcmp(b.out[j], x8.plain[j], len) == 0;
+    if (v->valid)
+        CHECK(refused == 0 && opened_others &&
+                  memcmp(b.out[lane], v->msg, len) == 0 &&
+                  b.out[lane][len] == 0xa5,
+              "tcId %d in lane %zu: does not open (refused %#x)", v->id,
+              lane, refused);
+    else
+        CHECK(refused == 1u << lane && opened_others &&
+                  check_all_zero(b.out[lane], len) &&
+                  b.out[lane][len] == 0xa5,
+              "tcId %d (invalid) in lane %zu: refused %#x, %s", v->id, lane,
+              refused,
+              check_all_zero(b.out[lane], len) ? "zeroed" : "released");
+}
+
+static void x8_wycheproof_check(void *ctx, const wycheproof_vector *v)
+{
+    x8_wycheproof_run *run = ctx;
+    if (!CHECK(v->key_len == ASCON_KEY_BYTES &&
+                   v->iv_len == ASCON_NONCE_BYTES &&
+                   v->tag_len == ASCON_TAG_BYTES && v->ct_len == v->msg_len &&
+                   v->msg_len <= MAX_LEN && v->aad_len <= MAX_AAD,
+               "tcId %d: a vector of another shape", v->id))
+        return;
+    run->cases++;
+    for (size_t lane = 0; lane < ASCON_X8; lane++)
+        x8_wycheproof_lane(run, v, lane);
+}
+
+static void test_x8_wycheproof(const ascon_impl *impl, const json_t *doc)
+{
+    x8_wycheproof_run run = { impl, 0, 0x8a5c0 };
+    CASE("ascon-aead128 x8@%s (%zu lanes): each Wycheproof case in each of "
+         "the eight messages", impl->v.isa, impl->lanes);
+    if (!check_usable(&impl->v))
+        return;
+    size_t n = wycheproof_walk(doc, x8_wycheproof_check, &run);
+    CHECK(n == 252 && run.cases == 252, "%zu vectors, %zu run", n,
+          run.cases);
+}
+
+/* Lengths 0-300 one by one (every partial block and the 16-byte rate
+ * boundary), then each side of every multiple of 16 to MAX_LEN; AAD as
+ * in test_vs_generic; some messages in place. */
+static void test_x8_vs_generic(const ascon_impl *impl)
+{
+    uint64_t seed = 0x8a5c1;
+    CASE("ascon-aead128 x8@%s (%zu lanes) against generic one message at a "
+         "time: random keys, nonces, AAD, lengths 0-%d, opened back",
+         impl->v.isa, impl->lanes, MAX_LEN);
+    if (!check_usable(&impl->v))
+        return;
+    for (size_t len = 0; len <= MAX_LEN; len += len < 300 ? 1 : 8) {
+        ascon_batch b;
+        const uint8_t *received[ASCON_X8];
+        uint64_t r = check_random(&seed);
+        size_t ad_len = r % 3 == 0 ? 0
+                        : r % 3 == 1 ? (r >> 8) % 50
+                                     : (r >> 8) % (MAX_AAD + 1);
+        unsigned in_place = (unsigned)check_random(&seed) & 0xff;
+        x8_random_batch(&b, len, ad_len, &seed, in_place);
+        ascon_aead128_encrypt_x8(impl, &b);
+        if (!CHECK(x8_sealed_as_generic(&b),
+                   "sealing differs: len %zu aad %zu in place %#x", len,
+                   ad_len, in_place))
+            continue;
+        /* Opened in place: each ciphertext back to its plaintext. */
+        for (size_t j = 0; j < ASCON_X8; j++) {
+            b.in[j] = b.out[j];
+            received[j] = b.tag[j];
+        }
+        unsigned refused = ascon_aead128_open_x8(impl, &b, received);
+        int same = 1;
+        for (size_t j = 0; j < ASCON_X8; j++)
+            same &= memcmp(b.out[j], x8.plain[j], len) == 0;
+        CHECK(refused == 0 && same,
+              "opening differs: len %zu aad %zu (refused %#x)", len, ad_len,
+              refused);
+    }
+}
+
 static void test_registry(void)
 {
     const kernel *k = kernel_find("ascon-aead128");
@@ -204,6 +374,63 @@ static void test_registry(void)
     }
 }
 
+/* ascon-aead128-x8: eight messages back to back, message j sealed under
+ * the j-th nonce as ascon-aead128 seals it alone; a bad tag in one of
+ * them refuses the call with no plaintext released. */
+static void test_registry_x8(void)
+{
+    const kernel *k = kernel_find("ascon-aead128-x8");
+    const isa_variant *v;
+    kernel_args a;
+    char err[256];
+    enum { LEN = 100, SEALED = LEN + ASCON_TAG_BYTES };
+    static uint8_t msg[ASCON_X8 * LEN], out[ASCON_X8 * SEALED],
+        back[ASCON_X8 * LEN], one[SEALED];
+    CASE("ascon-aead128-x8 is registered: eight messages a call, a nonce "
+         "each, refuses bad input");
+    if (!CHECK(k == &kernel_ascon_aead128_x8,
+               "kernel_find(\"ascon-aead128-x8\")"))
+        return;
+    kernel_bench_args(k, &a);
+    CHECK(kernel_batch(k) == ASCON_X8 &&
+              kernel_check(k, &a, LEN, err, sizeof err) == 0 &&
+              kernel_out_len(k, &a, LEN) == SEALED,
+          "eight messages of 100 bytes seal to 116 each: %s", err);
+    a.nonce.len = ASCON_NONCE_BYTES;
+    CHECK(kernel_check(k, &a, LEN, err, sizeof err) != 0,
+          "one 16-byte nonce for eight messages");
+    for (size_t i = 0; i < sizeof msg; i++)
+        msg[i] = (uint8_t)(i * 31 + 7);
+    for (size_t j = 0; (v = kernel_variant_at(k, j)); j++) {
+        CASE("ascon-aead128-x8@%s self-test, each message as ascon-aead128 "
+             "seals it, a bad tag refused", v->isa);
+        if (!kernel_variant_usable(k, v)) {
+            SKIP("%s not supported by this CPU", v->isa);
+            continue;
+        }
+        CHECK(kernel_self_test(k, v, err, sizeof err) == 0, "%s", err);
+        kernel_bench_args(k, &a);
+        kernel_prepare(k, v, &a);
+        CHECK(k->run(k, v, &a, msg, LEN, out) == 0, "sealing");
+        for (size_t m = 0; m < ASCON_X8; m++) {
+            ascon_aead128_seal(generic_row(), a.key.bytes,
+                               a.nonce.bytes + m * ASCON_NONCE_BYTES, NULL, 0,
+                               one, msg + m * LEN, LEN);
+            CHECK(memcmp(out + m * SEALED, one, SEALED) == 0,
+                  "message %zu is not sealed under its own nonce", m);
+        }
+        a.decrypt = KERNEL_FLAG;
+        CHECK(k->run(k, v, &a, out, SEALED, back) == 0 &&
+                  memcmp(back, msg, sizeof msg) == 0,
+              "does not open its own output");
+        out[5 * SEALED + LEN] ^= 1; /* message 5's tag */
+        CHECK(k->run(k, v, &a, out, SEALED, back) == 1 &&
+                  check_all_zero(back, sizeof back),
+              "a bad tag was not refused, or plaintext was released");
+        kernel_release(k, &a);
+    }
+}
+
 int main(void)
 {
     json_t *doc = vector_json("wycheproof_ascon_aead128_test.json");
@@ -215,8 +442,12 @@ int main(void)
         if (impl != generic_row())
             test_vs_generic(impl);
         test_forgeries(impl);
+        if (doc)
+            test_x8_wycheproof(impl, doc);
+        test_x8_vs_generic(impl);
     }
     test_registry();
+    test_registry_x8();
     json_decref(doc);
     return check_finish();
 }
