@@ -8,8 +8,8 @@
  *    for at most four blocks;
  *  - two streams of eight blocks each in the sixteen lanes
  *    (chacha_stream_xor2_avx512, at the end of the file).
- * With 32 vector registers the state never spills, so unlike the avx2 file
- * there is no assembly here. */
+ * With 32 vector registers the state never spills; the sixteen-block
+ * rounds are in assembly all the same, for the reasons at permute16. */
 #include <immintrin.h>
 #include <string.h>
 
@@ -93,17 +93,90 @@ store_lanes16(uint8_t *out, const uint8_t *in, __m512i w0, __m512i w1,
     }
 }
 
+/* The sixteen-block double rounds in assembly, each state vector in one
+ * fixed register, zmm0-15, as OpenSSL's chacha-x86_64.pl has them: from C,
+ * GCC renames the vectors at every iteration and pays 16 zmm moves per
+ * double round. The four quarter-rounds of a round are staggered one step
+ * apart, so that adds, xors and rotates (port 0 only at this width) are
+ * always mixed in what is ready, and no four rotates come due at once:
+ * with the sibling hyperthread busy the core's window is halved, and the
+ * lockstep order (four adds, four xors, four rotates) lost 3-4% there
+ * (docs/kernels.md, "The code's choices", ChaCha). */
+#define ZR(i) "%%zmm" #i
+#define ZADD(a, b) "vpaddd " ZR(b) ", " ZR(a) ", " ZR(a) "\n\t"
+#define ZXOR(d, a) "vpxord " ZR(a) ", " ZR(d) ", " ZR(d) "\n\t"
+#define ZROL(d, n) "vprold $" #n ", " ZR(d) ", " ZR(d) "\n\t"
+/* Step k, 0 to 11, of the quarter-round on a, b, c, d. */
+#define ZQ0(a, b, c, d) ZADD(a, b)
+#define ZQ1(a, b, c, d) ZXOR(d, a)
+#define ZQ2(a, b, c, d) ZROL(d, 16)
+#define ZQ3(a, b, c, d) ZADD(c, d)
+#define ZQ4(a, b, c, d) ZXOR(b, c)
+#define ZQ5(a, b, c, d) ZROL(b, 12)
+#define ZQ6(a, b, c, d) ZADD(a, b)
+#define ZQ7(a, b, c, d) ZXOR(d, a)
+#define ZQ8(a, b, c, d) ZROL(d, 8)
+#define ZQ9(a, b, c, d) ZADD(c, d)
+#define ZQ10(a, b, c, d) ZXOR(b, c)
+#define ZQ11(a, b, c, d) ZROL(b, 7)
+/* Four quarter-rounds, the i-th i steps behind the first. */
+#define ZROUND(p, q, r, s)                                                    \
+    ZQ0 p                                                                     \
+    ZQ1 p ZQ0 q                                                               \
+    ZQ2 p ZQ1 q ZQ0 r                                                         \
+    ZQ3 p ZQ2 q ZQ1 r ZQ0 s                                                   \
+    ZQ4 p ZQ3 q ZQ2 r ZQ1 s                                                   \
+    ZQ5 p ZQ4 q ZQ3 r ZQ2 s                                                   \
+    ZQ6 p ZQ5 q ZQ4 r ZQ3 s                                                   \
+    ZQ7 p ZQ6 q ZQ5 r ZQ4 s                                                   \
+    ZQ8 p ZQ7 q ZQ6 r ZQ5 s                                                   \
+    ZQ9 p ZQ8 q ZQ7 r ZQ6 s                                                   \
+    ZQ10 p ZQ9 q ZQ8 r ZQ7 s                                                  \
+    ZQ11 p ZQ10 q ZQ9 r ZQ8 s                                                 \
+    ZQ11 q ZQ10 r ZQ9 s                                                       \
+    ZQ11 r ZQ10 s                                                             \
+    ZQ11 s
+#define ZLOAD(i) "vmovdqa64 " #i "*64(%[s]), " ZR(i) "\n\t"
+#define ZSTORE(i) "vmovdqa64 " ZR(i) ", " #i "*64(%[x])\n\t"
+
+/* x = the sixteen states s after `rounds` rounds (no feed-forward). The
+ * loop runs at least once: rounds is 8, 12 or 20. */
+static inline __attribute__((always_inline)) void
+permute16(__m512i x[16], const __m512i s[16], unsigned rounds)
+{
+    unsigned double_rounds = rounds / 2;
+    __asm__(ZLOAD(0) ZLOAD(1) ZLOAD(2) ZLOAD(3) ZLOAD(4) ZLOAD(5) ZLOAD(6)
+            ZLOAD(7) ZLOAD(8) ZLOAD(9) ZLOAD(10) ZLOAD(11) ZLOAD(12)
+            ZLOAD(13) ZLOAD(14) ZLOAD(15)
+            ".p2align 5\n\t"
+            "1:\n\t"
+            ZROUND((0, 4, 8, 12), (1, 5, 9, 13), (2, 6, 10, 14),
+                   (3, 7, 11, 15))
+            ZROUND((0, 5, 10, 15), (1, 6, 11, 12), (2, 7, 8, 13),
+                   (3, 4, 9, 14))
+            "dec %[n]\n\t"
+            "jnz 1b\n\t"
+            ZSTORE(0) ZSTORE(1) ZSTORE(2) ZSTORE(3) ZSTORE(4) ZSTORE(5)
+            ZSTORE(6) ZSTORE(7) ZSTORE(8) ZSTORE(9) ZSTORE(10) ZSTORE(11)
+            ZSTORE(12) ZSTORE(13) ZSTORE(14) ZSTORE(15)
+            : [n] "+r"(double_rounds), "=m"(*(__m512i(*)[16])x)
+            : [s] "r"(s), [x] "r"(x), "m"(*(const __m512i(*)[16])s)
+            : "cc", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",
+              "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13",
+              "xmm14", "xmm15");
+}
+
 /* The keystream of the sixteen blocks in s, as transpose_words16 leaves
  * it: w[g][j] holds, in lane L, words 4g..4g+3 of block 4L + j. */
 static inline __attribute__((always_inline)) void
 keystream16(__m512i w[4][4], const __m512i s[16], unsigned rounds)
 {
-    __m512i x0 = s[0], x1 = s[1], x2 = s[2], x3 = s[3];
-    __m512i x4 = s[4], x5 = s[5], x6 = s[6], x7 = s[7];
-    __m512i x8 = s[8], x9 = s[9], x10 = s[10], x11 = s[11];
-    __m512i x12 = s[12], x13 = s[13], x14 = s[14], x15 = s[15];
-    for (unsigned r = 0; r < rounds; r += 2)
-        DOUBLEROUND(ADD512, XOR512, ROL512);
+    __m512i x[16];
+    permute16(x, s, rounds);
+    __m512i x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3];
+    __m512i x4 = x[4], x5 = x[5], x6 = x[6], x7 = x[7];
+    __m512i x8 = x[8], x9 = x[9], x10 = x[10], x11 = x[11];
+    __m512i x12 = x[12], x13 = x[13], x14 = x[14], x15 = x[15];
     transpose_words16(w[0], ADD512(x0, s[0]), ADD512(x1, s[1]),
                       ADD512(x2, s[2]), ADD512(x3, s[3]));
     transpose_words16(w[1], ADD512(x4, s[4]), ADD512(x5, s[5]),
@@ -119,11 +192,17 @@ static inline __attribute__((always_inline)) void
 blocks16(uint8_t *out, const uint8_t *in, const __m512i s[16],
          unsigned rounds)
 {
-    __m512i w[4][4];
+    __m512i w[4][4], v[4][4];
     keystream16(w, s, rounds);
     for (int j = 0; j < 4; j++)
-        store_lanes16(out + 64 * j, in + 64 * j, w[0][j], w[1][j], w[2][j],
-                      w[3][j]);
+        transpose_lanes16(v[j], w[0][j], w[1][j], w[2][j], w[3][j]);
+    /* v[j][l] is block 4l + j: in order through memory. */
+    for (int l = 0; l < 4; l++)
+        for (int j = 0; j < 4; j++) {
+            size_t at = 256 * l + 64 * j;
+            __m512i m = _mm512_loadu_si512(in + at);
+            _mm512_storeu_si512(out + at, _mm512_xor_si512(v[j][l], m));
+        }
 }
 
 /* lo:hi += n per lane, carrying out of the low word. */
