@@ -10,9 +10,14 @@
  * - The table holds 32-bit words, not bytes: the swaps' stores and the
  *   next steps' loads are whole words, which forward from store to load
  *   without the penalties byte stores meet.
- * - The next S[i + 1] is read right after S[j] is written and before S[i]
- *   is: the one store it may depend on is behind it in program order (so
- *   a j equal to i + 1 reads what was just written, with no fix-up).
+ * - Unlike OpenSSL's loop, the next S[i + 1] is read before S[j] is
+ *   written, and a select puts S[i] in its place when j is i + 1. Read
+ *   after that store, as OpenSSL reads it, the load may wait for the
+ *   store's address, which comes off the j chain, and so put a load's
+ *   latency on the chain: in one of the Intel Xeon host's states both
+ *   OpenSSL's loop and this one read that way ran at 6.0-6.1 TSC ticks a
+ *   byte at 16 KiB, where this order runs at 4.2 (docs/kernels.md). The
+ *   key schedule reads S[x + 1] early the same way.
  * - j stays below 256 in a full register and is added to in its low byte
  *   (rc4_add_byte), where GCC's & 0xff costs a movzx on the chain; S[j]
  *   is read and written addressed from j itself (rc4_exchange), where GCC
@@ -55,10 +60,10 @@ static inline __attribute__((always_inline)) unsigned
 rc4_step_generic(uint32_t *s, uint32_t *si, const uint32_t *next,
                  size_t *tx, size_t *j)
 {
-    size_t x = *tx, y;
+    size_t x = *tx, y, nx = *next;
     rc4_add_byte(*j, x);
     y = rc4_exchange(s, *j, x);
-    *tx = *next;
+    *tx = s + *j == next ? x : nx;
     *si = (uint32_t)y;
     rc4_add_byte(y, x);
     return s[y];
@@ -70,11 +75,14 @@ static void rc4_key_schedule_generic(uint32_t s[256], const uint8_t *key,
     size_t j = 0;
     for (unsigned x = 0; x < 256; x++)
         s[x] = x;
+    size_t t = s[0];
     for (size_t x = 0, k = 0; x < 256; x++) {
-        size_t t = s[x], kb = key[k];
+        /* S[x + 1] read before the exchange, as in rc4_step_generic. */
+        size_t kb = key[k], next = s[(x + 1) & 0xff];
         rc4_add_byte(j, kb);
         rc4_add_byte(j, t);
         s[x] = (uint32_t)rc4_exchange(s, j, t);
+        t = j == x + 1 ? t : next;
         k = k + 1 == key_len ? 0 : k + 1;
     }
 }
