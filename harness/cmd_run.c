@@ -333,66 +333,33 @@ static void print_paired(const run_options *o, const paired_config *c,
                          const paired_result *p, double seconds)
 {
     const timer_info *t = timer_get_info();
-    printf("{\n  \"kernel\": ");
-    json_print_string(stdout, o->k->name);
-    printf(",\n  \"isa\": ");
-    json_print_string(stdout, o->v->isa);
-    printf(",\n  \"vs\": ");
-    json_print_string(stdout, o->vs_k->name);
-    printf(",\n  \"vs_isa\": ");
-    json_print_string(stdout, o->vs_v->isa);
-    printf(",\n  \"size\": %zu,\n  \"seconds\": %.3f,\n"
-           "  \"block_seconds\": %.3f,\n  \"pairs\": %zu,\n"
+    const paired_names names = { o->k->name, o->v->isa, o->vs_k->name,
+                                 o->vs_v->isa };
+    printf("{\n  ");
+    paired_print_json(stdout, &names, o->size, seconds, p, ",\n  ");
+    printf(",\n  \"block_seconds\": %.3f,\n"
            "  \"timer_clock\": \"" TIMER_CLOCK "\",\n"
            "  \"tsc_hz\": %.0f,\n  \"tsc_hz_source\": \"%s\",\n"
-           "  \"core_tsc_ratio\": %.4f,\n  \"pinned_cpu\": %d,\n"
-           /* Six significant digits, not four decimals: a copy's 0.0304
-            * ticks a byte kept three, too few to divide by. */
-           "  \"tsc_cycles_per_byte\": %.6g,\n"
-           "  \"vs_tsc_cycles_per_byte\": %.6g,\n"
-           "  \"ratio\": {\"median\": %.6g, \"q1\": %.6g, \"q3\": %.6g, "
-           "\"ci95_low\": %.6g, \"ci95_high\": %.6g, \"min\": %.6g, "
-           "\"max\": %.6g}\n}\n",
-           o->size, seconds, (double)c->block_ticks / t->tsc_hz, p->pairs,
-           t->tsc_hz,
-           t->tsc_hz_source, t->core_tsc_ratio, sysctl_pinned_cpu(),
-           p->a_per_byte, p->b_per_byte, p->ratio_median, p->ratio_q1,
-           p->ratio_q3, p->ratio_ci_low, p->ratio_ci_high, p->ratio_min,
-           p->ratio_max);
+           "  \"core_tsc_ratio\": %.4f,\n  \"pinned_cpu\": %d\n}\n",
+           (double)c->block_ticks / t->tsc_hz, t->tsc_hz, t->tsc_hz_source,
+           t->core_tsc_ratio, sysctl_pinned_cpu());
 }
 
 static int measure_paired(const run_options *o, const kernel_args *a,
                           const kernel_args *vs_a)
 {
-    timed_kernel ta, tb;
-    paired_result p;
-    int status = 1;
-    if (timed_kernel_open(&ta, o->k, o->v, a, o->size)) {
-        usage_error("out of memory for the buffers");
-        return 1;
-    }
-    if (timed_kernel_open(&tb, o->vs_k, o->vs_v, vs_a, o->size)) {
-        usage_error("out of memory for the buffers");
-        timed_kernel_close(&ta);
-        return 1;
-    }
-    const sampler_source src[2] = { timed_kernel_source(&ta),
-                                    timed_kernel_source(&tb) };
-    const double bytes[2] = { (double)(o->size * kernel_batch(o->k)),
-                              (double)(o->size * kernel_batch(o->vs_k)) };
+    const timed_row side[2] = { { o->k, o->v, a }, { o->vs_k, o->vs_v, vs_a } };
     paired_config c = paired_default_config(timer_get_info()->tsc_hz,
                                             o->seconds);
+    paired_result p;
     uint64_t t0 = timer_start();
-    if (paired_run(&c, src, bytes, &p))
-        usage_error("out of memory for the samples");
-    else {
-        print_paired(o, &c, &p, (double)(timer_stop() - t0) /
-                                    timer_get_info()->tsc_hz);
-        status = 0;
+    if (timed_kernel_pair(side, o->size, &c, &p)) {
+        usage_error("out of memory for the buffers or the samples");
+        return 1;
     }
-    timed_kernel_close(&ta);
-    timed_kernel_close(&tb);
-    return status;
+    print_paired(o, &c, &p, (double)(timer_stop() - t0) /
+                                timer_get_info()->tsc_hz);
+    return 0;
 }
 
 /* At auto, the row to run, measured at the run's size: 0, or -1 after

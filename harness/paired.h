@@ -16,6 +16,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "sampler.h"
 
@@ -49,5 +50,20 @@ typedef struct paired_result {
 #define PAIRED_MIN_PAIRS 10
 int paired_run(const paired_config *c, const sampler_source src[2],
                const double bytes[2], paired_result *r);
+
+/* What the two sides are, by name. */
+typedef struct paired_names {
+    const char *kernel, *isa, *vs, *vs_isa;
+} paired_names;
+
+/* r as the members of a JSON object, without its braces, each after the
+ * first preceded by sep (", " for one line): kernel, isa, vs, vs_isa,
+ * size, seconds, pairs, tsc_cycles_per_byte, vs_tsc_cycles_per_byte and
+ * ratio {median, q1, q3, ci95_low, ci95_high, min, max}. `run --vs`'s
+ * object and each of bench's pair rounds are these, so tools read both
+ * alike. */
+void paired_print_json(FILE *f, const paired_names *names, size_t size,
+                       double seconds, const paired_result *r,
+                       const char *sep);
 
 #endif

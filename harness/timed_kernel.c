@@ -68,3 +68,23 @@ sampler_source timed_kernel_source(timed_kernel *t)
 {
     return (sampler_source){ time_calls, tsc_now, t };
 }
+
+int timed_kernel_pair(const timed_row side[2], size_t len,
+                      const paired_config *c, paired_result *r)
+{
+    timed_kernel t[2];
+    if (timed_kernel_open(&t[0], side[0].k, side[0].v, side[0].a, len))
+        return -1;
+    if (timed_kernel_open(&t[1], side[1].k, side[1].v, side[1].a, len)) {
+        timed_kernel_close(&t[0]);
+        return -1;
+    }
+    const sampler_source src[2] = { timed_kernel_source(&t[0]),
+                                    timed_kernel_source(&t[1]) };
+    const double bytes[2] = { (double)(len * kernel_batch(side[0].k)),
+                              (double)(len * kernel_batch(side[1].k)) };
+    int status = paired_run(c, src, bytes, r);
+    timed_kernel_close(&t[0]);
+    timed_kernel_close(&t[1]);
+    return status;
+}

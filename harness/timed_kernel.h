@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "../kernels/kernel.h"
+#include "paired.h"
 #include "sampler.h"
 
 typedef struct timed_kernel {
@@ -30,5 +31,18 @@ void timed_kernel_close(timed_kernel *t);
  * timer's overhead (timer_get_info first), and the TSC as the sampler's
  * clock. */
 sampler_source timed_kernel_source(timed_kernel *t);
+
+/* One side of a pair: v of k under the checked args a. */
+typedef struct timed_row {
+    const kernel *k;
+    const isa_variant *v;
+    const kernel_args *a;
+} timed_row;
+
+/* side[0] and side[1] on buffers of their own, messages of len bytes,
+ * timed in turn under c (paired.h): what `run --vs` prints and bench's
+ * pair rounds record. Returns 0, or -1 when out of memory. */
+int timed_kernel_pair(const timed_row side[2], size_t len,
+                      const paired_config *c, paired_result *r);
 
 #endif
