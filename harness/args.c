@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../kernels/registry.h"
+#include "pair_rounds.h"
 
 /* Values */
 
@@ -105,6 +106,7 @@ typedef enum cli_kind {
     CLI_SIZES,   /* comma-separated byte counts */
     CLI_KERNELS, /* comma-separated kernel names */
     CLI_COUNT,   /* a count, 1 to max */
+    CLI_NUMBER,  /* a count, 0 to max */
     CLI_SECONDS, /* above 0, at most CLI_MAX_SECONDS */
     CLI_SWITCH,  /* present or not */
     CLI_BOOL,    /* present, or given one of bool_words */
@@ -120,7 +122,7 @@ typedef struct cli_option {
     cli_kind kind;
     unsigned commands; /* enum cli_command bits */
     const char *meta;  /* in usage lines: --name=META */
-    uint64_t max;      /* CLI_COUNT */
+    uint64_t max;      /* CLI_COUNT, CLI_NUMBER */
     const char *const *choices; /* CLI_WORD: NULL-terminated, or NULL */
     size_t offset;     /* of its cli_value in cli_request, or NO_FIELD */
     int library;       /* bench hands it, as given, to Google Benchmark */
@@ -179,6 +181,8 @@ static const cli_option command_options[] = {
     { "max-time", CLI_SECONDS, CLI_BENCH, "S", 0, NULL, FIELD(max_time), 0 },
     { "results-dir", CLI_PATH, CLI_BENCH, "DIR", 0, NULL, FIELD(results_dir),
       0 },
+    { "pair-rounds", CLI_NUMBER, CLI_BENCH, "N", PAIR_ROUNDS_MAX, NULL,
+      FIELD(pair_rounds), 0 },
     /* Google Benchmark 1.7.1's flags: bench acts on the first three
      * itself (the least sampling time, the file it writes), and hands the
      * others on as they are. */
@@ -403,10 +407,11 @@ static int parse_command_value(const cli_option *o, const char *value,
     case CLI_KERNELS:
         return check_kernels(value);
     case CLI_COUNT:
-        if (parse_u64(value, &slot->num) || slot->num < 1 ||
-            slot->num > o->max) {
-            usage_error("%s must be a count from 1 to %llu (got %s)", name,
-                        (unsigned long long)o->max,
+    case CLI_NUMBER:
+        if (parse_u64(value, &slot->num) ||
+            slot->num < (o->kind == CLI_COUNT) || slot->num > o->max) {
+            usage_error("%s must be a count from %d to %llu (got %s)", name,
+                        o->kind == CLI_COUNT, (unsigned long long)o->max,
                         cli_quote(value, q, sizeof q));
             return -1;
         }

@@ -56,7 +56,7 @@ typedef struct cli_request {
         measurements;
     /* bench's own options, and the --benchmark_* flags it acts on itself */
     cli_value kernels, sizes, cpu, counters, no_system_tune, decrypt, emulated,
-        max_time, results_dir, min_time, out, out_format;
+        max_time, results_dir, pair_rounds, min_time, out, out_format;
     size_t size_list[CLI_MAX_SIZES]; /* --sizes, parsed */
     size_t n_sizes;
     /* bench: the other --benchmark_* flags, as given, for Google Benchmark */

@@ -11,6 +11,10 @@
  * random order, so that what a table compares shares the machine's
  * conditions of the moment and none of them is always first.
  *
+ * Each kernel of ours with a peer in the run is also timed against each
+ * peer in turn, as `run --vs` times them, in --pair-rounds rounds spread
+ * over the sweep (pair_rounds.h), recorded in the results' "pair_rounds".
+ *
  * Each composite kernel also runs at auto beside its table's rows (the row
  * of its parts' fastest rows here, autoisa.h); --isa=auto runs each kernel
  * of ours at auto alone. Auto's measurements are made together before the
@@ -29,6 +33,7 @@
 #include "autoisa.h"
 #include "commands.h"
 #include "gbench.h"
+#include "pair_rounds.h"
 #include "pmu.h"
 #include "results.h"
 #include "sampler.h"
@@ -71,6 +76,7 @@ typedef struct bench_options {
     const char *out_path;    /* --benchmark_out, NULL when not given */
     double min_time; /* --benchmark_min_time: least sampling; -1: default */
     double max_time; /* --max-time: cap per benchmark; 0: the run's share */
+    unsigned pair_rounds; /* --pair-rounds */
     gb_format out_format;
     /* For Google Benchmark: [0] is the program name, then its flags. */
     char *gb_args[CLI_MAX_OPTIONS + 2];
@@ -87,6 +93,7 @@ typedef struct bench_case {
     char chosen[512]; /* at auto: what it runs, or why it is not timed */
     size_t group, size_rank; /* the run order: see the top of this file */
     uint64_t shuffle;
+    int started; /* bench_kernel has been called for it */
 } bench_case;
 
 /* What every benchmark reads; set up once before any runs. */
@@ -94,6 +101,10 @@ static pmu_group counters;
 static int core_cycles_index;
 static const timer_info *timer;
 static sampler_config sampling;
+/* The pair rounds, and how many benchmarks have begun, which they are
+ * spread over. */
+static pair_rounds rounds;
+static size_t benchmarks_started;
 
 /* Options */
 
@@ -136,6 +147,8 @@ static int parse_options(bench_options *o, cli_request *r, int argc,
          * minimum time stays at nothing (gb_initialize). */
         .min_time = r->min_time.set ? r->min_time.seconds : -1,
         .max_time = r->max_time.set ? r->max_time.seconds : 0,
+        .pair_rounds = r->pair_rounds.set ? (unsigned)r->pair_rounds.num
+                                          : PAIR_ROUNDS_DEFAULT,
         .out_format = GB_FORMAT_JSON,
     };
     if (r->out_format.set)
@@ -249,8 +262,14 @@ static void publish(gb_state *s, const bench_case *c, const sampler_result *r,
  * sampling_seconds. */
 static void bench_kernel(gb_state *s, void *arg)
 {
-    const bench_case *c = arg;
+    bench_case *c = arg;
     timed_kernel t;
+    /* the rounds due before this benchmark, outside its timing */
+    if (!c->started) {
+        c->started = 1;
+        gb_progress_exclude(pair_rounds_run_due(&rounds,
+                                                benchmarks_started++));
+    }
     int opened = c->v && timed_kernel_open(&t, c->k, c->v, &c->args,
                                            c->len) == 0;
     sampler_source source = timed_kernel_source(&t);
@@ -337,13 +356,44 @@ static size_t count_candidates(const bench_options *o)
     return n;
 }
 
+/* Whether bench times k at len: k takes that length with the args it is
+ * timed with (a full sweep leaves the others out, as size_timeable does). */
+static int takes_size(const kernel *k, size_t len)
+{
+    kernel_args a;
+    char err[256];
+    kernel_bench_args(k, &a);
+    return kernel_check(k, &a, len, err, sizeof err) == 0;
+}
+
+#define N_DEFAULT_SIZES (sizeof default_sizes / sizeof *default_sizes)
+
 size_t cmd_bench_full_sweep(void)
 {
-    bench_options o = {
-        .sizes = default_sizes,
-        .n_sizes = sizeof default_sizes / sizeof *default_sizes,
-    };
-    return count_candidates(&o);
+    const bench_options every = { 0 };
+    size_t n = 0;
+    for (size_t i = 0; kernel_registry[i]; i++) {
+        const kernel *k = kernel_registry[i];
+        size_t rows = auto_selected(&every, k) ? 1 : 0; /* auto's */
+        for (size_t j = 0; kernel_variant_at(k, j); j++)
+            rows++;
+        for (size_t s = 0; s < N_DEFAULT_SIZES; s++)
+            n += takes_size(k, default_sizes[s]) ? rows : 0;
+    }
+    return n;
+}
+
+size_t cmd_bench_full_sweep_pairs(void)
+{
+    size_t sizes[PAIR_ROUND_N_SIZES], n = 0;
+    size_t n_sizes = pair_rounds_sizes(default_sizes, N_DEFAULT_SIZES, sizes);
+    for (size_t i = 0; kernel_registry[i]; i++) {
+        const kernel *peer = kernel_registry[i];
+        const kernel *ours = pair_rounds_ours(peer);
+        for (size_t s = 0; ours && s < n_sizes; s++)
+            n += takes_size(peer, sizes[s]) && takes_size(ours, sizes[s]);
+    }
+    return n;
 }
 
 /* --decrypt times the inverse of what bench_args encrypts, on a real
@@ -465,6 +515,60 @@ static int compare_run_order(const void *a, const void *b)
     if (x->size_rank != y->size_rank)
         return x->size_rank < y->size_rank ? -1 : 1;
     return (x->shuffle > y->shuffle) - (x->shuffle < y->shuffle);
+}
+
+/* The row of ours a peer is paired with at len: of the run's cases of
+ * ours at len, not at auto, the first in its table (the row dispatch
+ * gives it here, or --isa's). NULL when none runs. */
+static const bench_case *paired_row(const bench_case *cases, size_t n,
+                                    const kernel *ours, size_t len)
+{
+    const bench_case *best = NULL;
+    size_t best_rank = SIZE_MAX;
+    for (size_t i = 0; i < n; i++) {
+        const bench_case *c = &cases[i];
+        if (c->k != ours || c->len != len || c->at_auto)
+            continue;
+        size_t rank = 0;
+        while (kernel_variant_at(ours, rank) != c->v)
+            rank++;
+        if (rank < best_rank) {
+            best = c;
+            best_rank = rank;
+        }
+    }
+    return best;
+}
+
+/* The pair rounds' pairs: every peer in the run at the run's sizes
+ * nearest 576 and 16384 bytes (pair_rounds_sizes), against ours at
+ * paired_row, in the run order. Returns 0, or -1 when out of memory. */
+static int plan_pairs(const bench_case *cases, size_t n, pair_rounds *p)
+{
+    size_t lens[CLI_MAX_SIZES], n_lens = 0, sizes[PAIR_ROUND_N_SIZES];
+    if (!p->rounds)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t j = 0;
+        while (j < n_lens && lens[j] != cases[i].len)
+            j++;
+        if (j == n_lens && n_lens < CLI_MAX_SIZES)
+            lens[n_lens++] = cases[i].len;
+    }
+    size_t n_sizes = pair_rounds_sizes(lens, n_lens, sizes);
+    for (size_t i = 0; i < n; i++) {
+        const bench_case *peer = &cases[i], *ours = NULL;
+        const kernel *ours_k = pair_rounds_ours(peer->k);
+        for (size_t j = 0; ours_k && j < n_sizes; j++)
+            if (sizes[j] == peer->len)
+                ours = paired_row(cases, n, ours_k, peer->len);
+        if (ours && pair_rounds_add(
+                        p, &(timed_row){ ours->k, ours->v, &ours->args },
+                        &(timed_row){ peer->k, peer->v, &peer->args },
+                        peer->len))
+            return -1;
+    }
+    return 0;
 }
 
 /* Register the n cases in the run order (see the top of this file). */
@@ -589,6 +693,25 @@ static int write_results(const bench_options *o, const char *stamp,
     return 0;
 }
 
+/* The rounds still due, run once every benchmark has, into the JSON
+ * reports as "pair_rounds". Returns 0, or 1 after saying why not. */
+static int record_pair_rounds(const gb_format *formats, char **reports,
+                              size_t n_reports)
+{
+    pair_rounds_run_due(&rounds, SIZE_MAX);
+    if (!rounds.n)
+        return 0;
+    char *json = pair_rounds_json(&rounds);
+    int failed = !json;
+    for (size_t i = 0; i < n_reports && !failed; i++)
+        if (formats[i] == GB_FORMAT_JSON)
+            failed = results_add_member(&reports[i], "pair_rounds", json);
+    free(json);
+    if (failed)
+        usage_error("out of memory recording the pair rounds");
+    return failed;
+}
+
 /* What the results' context says about the method. */
 static void describe_method(uint64_t seed,
                             char *sampling_text, size_t sampling_len,
@@ -619,7 +742,7 @@ static int run(const bench_options *o, bench_case *cases, size_t n,
                uint64_t seed)
 {
     static char chosen[8192], dispatch[4096];
-    char stamp[32], sampling_text[512], order_text[256];
+    char stamp[32], sampling_text[512], order_text[256], pairing[512];
     autoisa chooser;
     sysctl_report turbo;
     gb_format formats[3] = { GB_FORMAT_JSON, GB_FORMAT_CSV, o->out_format };
@@ -627,7 +750,8 @@ static int run(const bench_options *o, bench_case *cases, size_t n,
     size_t n_reports = o->out_path ? 3 : 2;
     int status;
 
-    double cap = o->max_time > 0 ? o->max_time : sampler_cap_for_run(n);
+    double cap = o->max_time > 0 ? o->max_time : sampler_cap_for_run(
+        n, pair_rounds_seconds(rounds.rounds, rounds.n));
     double least = o->min_time >= 0 ? o->min_time : sampler_min_time(cap);
     sysctl_tune("/sys/devices/system/cpu", o->system_tune, &turbo);
     timer = timer_get_info();
@@ -641,6 +765,8 @@ static int run(const bench_options *o, bench_case *cases, size_t n,
     results_timestamp(started, stamp, sizeof stamp);
     describe_method(seed, sampling_text, sizeof sampling_text, order_text,
                     sizeof order_text);
+    pair_rounds_schedule(&rounds, n);
+    pair_rounds_describe(&rounds, pairing, sizeof pairing);
     results_add_context(&(results_context){
         .run_id = stamp,
         .sampling = sampling_text,
@@ -655,6 +781,7 @@ static int run(const bench_options *o, bench_case *cases, size_t n,
         .autoisa = chosen,
         .autoisa_seconds = choosing,
         .dispatch = dispatch,
+        .pairing = pairing,
     });
     /* The calibration above ends in a 0.1 s sleep: keep the core busy a
      * moment so the first benchmark does not start on an idle clock. */
@@ -662,6 +789,8 @@ static int run(const bench_options *o, bench_case *cases, size_t n,
     /* --benchmark_list_tests runs nothing and has nothing to record. */
     if (gb_run(formats, reports, n_reports) == 0)
         status = 0;
+    else if (record_pair_rounds(formats, reports, n_reports))
+        status = 1;
     else
         status = write_results(o, stamp, reports);
     for (int i = 0; i < 3; i++)
@@ -742,10 +871,16 @@ int cmd_bench(int argc, char **argv)
         usage_error("%s", err);
     else {
         register_all(cases, n, seed);
-        status = run(&o, cases, n, skipped, sizeof skipped, started, seed);
+        pair_rounds_init(&rounds, o.pair_rounds);
+        if (plan_pairs(cases, n, &rounds))
+            usage_error("out of memory planning the pair rounds");
+        else
+            status = run(&o, cases, n, skipped, sizeof skipped, started,
+                         seed);
     }
     pmu_close(&counters);
 done:
+    pair_rounds_free(&rounds);
     free(cases);
     cli_free(&r);
     return status;

@@ -43,6 +43,7 @@ std::vector<std::string> registered;
 std::set<std::string> started;
 size_t selected;
 std::chrono::steady_clock::time_point run_start;
+double excluded_seconds; // gb_progress_exclude's
 
 std::string minutes_seconds(double seconds)
 {
@@ -62,10 +63,11 @@ void note_started(const std::string &name)
     std::chrono::duration<double> elapsed =
         std::chrono::steady_clock::now() - run_start;
     std::string eta;
-    if (done > 0)
+    if (done > 0) {
+        double pace = (elapsed.count() - excluded_seconds) / done;
         eta = " (" + minutes_seconds(elapsed.count()) + " elapsed, about " +
-              minutes_seconds(elapsed.count() / done * (selected - done)) +
-              " left)";
+              minutes_seconds(pace * (selected - done)) + " left)";
+    }
     std::fprintf(stderr, "[%zu/%zu] %s%s\n", started.size(), selected,
                  name.c_str(), eta.c_str());
 }
@@ -317,6 +319,7 @@ long gb_run(const gb_format *formats, char **reports, size_t n_reports)
         selected += gb_selected(name.c_str());
     started.clear();
     run_start = std::chrono::steady_clock::now();
+    excluded_seconds = 0;
 
     TeeReporter tee(benchmark::CreateDefaultDisplayReporter());
     std::vector<std::unique_ptr<benchmark::BenchmarkReporter>> files;
@@ -335,6 +338,11 @@ long gb_run(const gb_format *formats, char **reports, size_t n_reports)
     for (size_t i = 0; i < n_reports; i++)
         reports[i] = strdup(texts[i].str().c_str());
     return tee.instances();
+}
+
+void gb_progress_exclude(double seconds)
+{
+    excluded_seconds += seconds;
 }
 
 uint64_t gb_state_max_iterations(const gb_state *s)

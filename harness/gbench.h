@@ -70,6 +70,11 @@ int gb_selected(const char *name);
  * ran (0 for --benchmark_list_tests). */
 long gb_run(const gb_format *formats, char **reports, size_t n_reports);
 
+/* seconds a benchmark function spent on other work (bench's pair rounds),
+ * left out of the pace the progress line's estimate of the time left is
+ * taken at. */
+void gb_progress_exclude(double seconds);
+
 /* Inside a benchmark. */
 uint64_t gb_state_max_iterations(const gb_state *s);
 /* True while n more iterations are to run (the first call starts

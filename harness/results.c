@@ -59,9 +59,29 @@ void results_add_context(const results_context *c)
     gb_add_context("auto", c->autoisa);
     add_number("auto_calibration_seconds", "%.3f", c->autoisa_seconds);
     gb_add_context("dispatch", c->dispatch);
+    gb_add_context("pairing", c->pairing);
     gb_add_context("compiler", CB_COMPILER);
     gb_add_context("cflags", CB_CFLAGS);
     gb_add_context("git_commit", CB_GIT_COMMIT);
+}
+
+int results_add_member(char **report, const char *key, const char *value)
+{
+    char *end = strrchr(*report, '}');
+    if (!end)
+        return -1;
+    size_t kept = (size_t)(end - *report);
+    while (kept && strchr(" \n", (*report)[kept - 1]))
+        kept--;
+    size_t len = kept + strlen(key) + strlen(value) + 16;
+    char *grown = malloc(len);
+    if (!grown)
+        return -1;
+    snprintf(grown, len, "%.*s,\n  \"%s\": %s\n}\n", (int)kept, *report, key,
+             value);
+    free(*report);
+    *report = grown;
+    return 0;
 }
 
 void results_timestamp(time_t t, char *buf, size_t len)

@@ -32,14 +32,22 @@ typedef struct results_context {
     double autoisa_seconds;
     /* "kernel=isa ...": each kernel's table's first supported row here. */
     const char *dispatch;
+    /* What the pair rounds time, and when (pair_rounds_describe). */
+    const char *pairing;
 } results_context;
 
 /* Add the context keys: run_id, sampling, order, cpu_model, cpu_features, tsc_hz, tsc_hz_source,
  * timer_overhead_ticks, core_tsc_ratio, core_clock_source,
  * pmu_events_opened, pmu_events_unavailable, turbo, pinned_cpu, skipped,
- * direction, auto, auto_calibration_seconds, dispatch, compiler, cflags,
- * git_commit. */
+ * direction, auto, auto_calibration_seconds, dispatch, pairing, compiler,
+ * cflags, git_commit. */
 void results_add_context(const results_context *c);
+
+/* A member key: value (JSON text) added to the end of the JSON object in
+ * *report (a Google Benchmark JSON report: what it writes once the run is
+ * over, beside "context" and "benchmarks"), reallocated. Returns 0, or -1
+ * when out of memory or *report is no object (then left as it was). */
+int results_add_member(char **report, const char *key, const char *value);
 
 /* UTC, ISO 8601 basic format: "20241130T032400Z". */
 void results_timestamp(time_t t, char *buf, size_t len);

@@ -38,11 +38,11 @@ sampler_config sampler_default_config(double tsc_hz, double min_seconds,
     };
 }
 
-double sampler_cap_for_run(size_t n_benchmarks)
+double sampler_cap_for_run(size_t n_benchmarks, double reserved_seconds)
 {
     double n = (double)(n_benchmarks ? n_benchmarks : 1);
     double share = SAMPLER_RUN_BUDGET_SECONDS / n;
-    double floor = SAMPLER_SWEEP_BUDGET_SECONDS / n;
+    double floor = (SAMPLER_SWEEP_BUDGET_SECONDS - reserved_seconds) / n;
     double blocks = SAMPLER_MIN_BLOCKS * SAMPLER_BLOCK_SECONDS;
     if (floor > SAMPLER_CAP_SECONDS)
         floor = SAMPLER_CAP_SECONDS;

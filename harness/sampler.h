@@ -41,10 +41,10 @@
  * at most SAMPLER_CAP_MAX_SECONDS. A run of a few benchmarks can afford to
  * wait out the host's slow phases, and runs of one then agree better (the
  * triples measured: docs/method.md, "The sampler's cap and least time"). A
- * run so large
- * that its benchmarks would sample for longer than
+ * run so large that its benchmarks would sample for longer than
  * SAMPLER_SWEEP_BUDGET_SECONDS at that floor (the full sweep) shares that
- * budget instead, down to the SAMPLER_MIN_BLOCKS blocks that a precise
+ * budget instead, less what the run times besides its benchmarks (bench's
+ * pair rounds), down to the SAMPLER_MIN_BLOCKS blocks that a precise
  * median needs: so the full sweep stays under five minutes, and
  * test_sampler fails when the registry outgrows even that. */
 #define SAMPLER_CAP_SECONDS 0.25
@@ -98,9 +98,10 @@ typedef struct sampler_result {
 sampler_config sampler_default_config(double tsc_hz, double min_seconds,
                                       double cap_seconds);
 
-/* The cap for each of a run's n benchmarks, and the least time under a
- * cap, the run's or the user's (above). */
-double sampler_cap_for_run(size_t n_benchmarks);
+/* The cap for each of a run's n benchmarks, of which reserved_seconds of
+ * the sweep's budget go to timing outside them (bench's pair rounds), and
+ * the least time under a cap, the run's or the user's (above). */
+double sampler_cap_for_run(size_t n_benchmarks, double reserved_seconds);
 double sampler_min_time(double cap_seconds);
 
 /* Warm up, size the batch, sample until precise or capped. Returns 0, or

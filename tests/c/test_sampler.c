@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../../harness/commands.h"
+#include "../../harness/pair_rounds.h"
 #include "../../harness/sampler.h"
 #include "check.h"
 
@@ -292,22 +293,39 @@ static void test_cap_for_run(void)
          "sweep gets the floor or shares the sweep's budget, never below "
          "the least blocks; a quarter of the cap is the least time");
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
-        double got = sampler_cap_for_run(want[i].n);
+        double got = sampler_cap_for_run(want[i].n, 0);
         CHECK(fabs(got - want[i].cap) < 1e-9, "%zu benchmarks: cap %g s, "
               "want %g s", want[i].n, got, want[i].cap);
     }
-    CHECK(fabs(sampler_min_time(sampler_cap_for_run(1)) - 0.5) < 1e-9 &&
-              fabs(sampler_min_time(sampler_cap_for_run(960)) - 0.0625) < 1e-9,
+    CHECK(fabs(sampler_min_time(sampler_cap_for_run(1, 0)) - 0.5) < 1e-9 &&
+              fabs(sampler_min_time(sampler_cap_for_run(960, 0)) - 0.0625) <
+                  1e-9,
           "least time %g s for one, %g s for 960",
-          sampler_min_time(sampler_cap_for_run(1)),
-          sampler_min_time(sampler_cap_for_run(960)));
+          sampler_min_time(sampler_cap_for_run(1, 0)),
+          sampler_min_time(sampler_cap_for_run(960, 0)));
+
+    CASE("what a sweep times besides its benchmarks (bench's pair rounds) "
+         "comes out of the sweep's budget, never below the least blocks");
+    double cap = sampler_cap_for_run(1002, 40);
+    CHECK(fabs(cap - (SAMPLER_SWEEP_BUDGET_SECONDS - 40) / 1002) < 1e-9,
+          "1002 benchmarks beside 40 s of rounds: cap %g s", cap);
+    cap = sampler_cap_for_run(2400, 40);
+    CHECK(fabs(cap - SAMPLER_MIN_BLOCKS * SAMPLER_BLOCK_SECONDS) < 1e-9,
+          "2400 benchmarks beside 40 s of rounds: cap %g s", cap);
+    CHECK(fabs(sampler_cap_for_run(10, 40) - 2.0) < 1e-9,
+          "10 benchmarks beside 40 s of rounds: cap %g s, want their run's "
+          "share", sampler_cap_for_run(10, 40));
+
     /* The full sweep as the registry makes it now, every benchmark
-     * sampling to its cap and warming up: under five minutes. */
-    size_t sweep = cmd_bench_full_sweep();
-    double cap = sampler_cap_for_run(sweep);
-    CHECK(sweep * (cap + SAMPLER_WARMUP_SECONDS) < 300, "the full sweep, %zu "
-          "benchmarks capped at %g s each, could sample for %.0f s",
-          sweep, cap, sweep * (cap + SAMPLER_WARMUP_SECONDS));
+     * sampling to its cap and warming up, and its default pair rounds:
+     * under five minutes. */
+    size_t sweep = cmd_bench_full_sweep(), pairs = cmd_bench_full_sweep_pairs();
+    double rounds = pair_rounds_seconds(PAIR_ROUNDS_DEFAULT, pairs);
+    cap = sampler_cap_for_run(sweep, rounds);
+    double total = sweep * (cap + SAMPLER_WARMUP_SECONDS) + rounds;
+    CHECK(total < 300, "the full sweep, %zu benchmarks capped at %g s each "
+          "and %u rounds of %zu pairs (%.0f s), could take %.0f s", sweep,
+          cap, PAIR_ROUNDS_DEFAULT, pairs, rounds, total);
 }
 
 static void test_batch_size(void)
