@@ -1,6 +1,7 @@
-"""AES-GCM, AES-GCM-SIV, ChaCha20-Poly1305, AEGIS and Ascon-AEAD128 in
-openssl speed's units: ours at the best ISA and without AES instructions, OpenSSL by
-default and with AES-NI masked, libgcrypt as it runs; each variant's leak
+"""AES-GCM, AES-GCM-SIV, ChaCha20-Poly1305, AEGIS and Ascon-AEAD128 (one
+message a call, and eight in vector lanes) in openssl speed's units: ours
+at the best ISA and without AES instructions, OpenSSL by default and with
+AES-NI masked, libgcrypt as it runs; each variant's leak
 verdicts beside it when make leak-table has written them; the
 constant-time software AES-GCM against OpenSSL's timed in turn (`run
 --vs`); and the AEGIS authors' figures from their own machine as a
@@ -13,7 +14,8 @@ from .table import Column, Table, add_leak_verdicts, add_paired_notes
 SIZES = [16, 64, 256, 1024, 8192, 16384]
 OURS = ["aes256-gcm", "aes128-gcm", "aes256-gcm-siv", "aes128-gcm-siv",
         "chacha20-poly1305", "aegis128l", "aegis256", "aegis128x2",
-        "aegis128x4", "aegis256x2", "aegis256x4", "ascon-aead128"]
+        "aegis128x4", "aegis256x2", "aegis256x4", "ascon-aead128",
+        "ascon-aead128-x8"]
 OPENSSL = ["openssl:aes-256-gcm", "openssl:aes-128-gcm",
            "openssl:chacha20-poly1305"]
 GCRYPT = ["gcrypt:aes-256-gcm", "gcrypt:aes-128-gcm",
@@ -70,7 +72,9 @@ def table(m):
         "gcrypt: libgcrypt as it runs, with the instructions it detects; "
         "OPENSSL_ia32cap does not reach it, so it has no masked row.",
         "Each call encrypts and tags one message with no associated data "
-        "(AEGIS with its default 16-byte tag). AES-GCM-SIV derives its "
+        "(AEGIS with its default 16-byte tag), but ascon-aead128-x8's: "
+        "eight independent messages of the size, each with its own nonce, "
+        "its bytes per second counting all eight. AES-GCM-SIV derives its "
         "message keys from the nonce in every call, as RFC 8452 defines "
         "it, and reads the message twice (POLYVAL, then CTR); GCM's key "
         "and hash key are set up once per key.",
