@@ -1,9 +1,11 @@
 """Ours against the peers: each kernel of ours at its fastest ISA beside the
 external kernels that compute the same thing (paired by the registry's
 counterpart, as the charts pair them), at chosen sizes. The bench summary
-and the report read their comparisons from here.
+and the report read their comparisons from here; and the same-moment
+ratios of bench's pair rounds, with their range across the rounds.
 """
 import math
+import statistics
 from dataclasses import dataclass, field
 
 from .registry import natural_key
@@ -110,3 +112,61 @@ def comparisons(results, sizes=None, counter=COUNTER):
                                           value, best[1] / value))
             rows.append(row)
     return rows
+
+
+# What the summary says of a pair whose ratio fell on both sides of 1.0 in
+# different rounds.
+HOST_DEPENDENT = "the winner depends on the host's state here"
+
+
+@dataclass
+class SameMoment:
+    """Ours against one peer at one size over bench's pair rounds: each
+    round's median ratio (ours / theirs, both timed in turn in blocks)."""
+    kernel: str  # ours
+    isa: str     # the row of ours the rounds timed
+    size: int
+    peer: str
+    library: str
+    ratios: list  # per round, in the order the rounds ran
+
+    @property
+    def median(self):
+        return statistics.median(self.ratios)
+
+    @property
+    def low(self):
+        return min(self.ratios)
+
+    @property
+    def high(self):
+        return max(self.ratios)
+
+    @property
+    def host_dependent(self):
+        """Ours won some rounds and the peer others."""
+        return self.low < 1.0 < self.high
+
+    @property
+    def verdict(self):
+        """Who was faster: in words, for the summary."""
+        if self.host_dependent:
+            return HOST_DEPENDENT
+        return ("ours faster in every round" if self.high < 1.0
+                else "the peer faster in every round")
+
+
+def same_moment(results):
+    """[SameMoment] from results' pair rounds: our kernels in the order
+    they ran, each by size and peer; [] for a run without any."""
+    pairs = {}
+    for r in results.pair_rounds:
+        key = (r.kernel, r.isa, r.size, r.vs)
+        if key not in pairs:
+            pairs[key] = SameMoment(r.kernel, r.isa, r.size, r.vs,
+                                    results.kernels.library(r.vs), [])
+        pairs[key].ratios.append(r.ratio)
+    ran = {kernel: i for i, kernel in enumerate(
+        dict.fromkeys(r.kernel for r in results.pair_rounds))}
+    return sorted(pairs.values(), key=lambda p: (
+        ran[p.kernel], p.size, natural_key(p.peer)))

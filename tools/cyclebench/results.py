@@ -1,6 +1,7 @@
 """Reading `cyclebench bench` results: Google Benchmark JSON whose benchmarks
 are named <kernel>@<isa>/<bytes> and whose context says which clocks were
-read (harness/results.c writes it).
+read (harness/results.c writes it), and, from runs that timed them, the
+pair rounds: ours against each peer at the same moments (PairRound).
 
 Every figure and table reads medians through here: the _median aggregate
 when the run has one, else the median of the repetitions. What the
@@ -58,6 +59,26 @@ class Key:
         return f"{self.kernel}@{self.isa}/{self.size}"
 
 
+@dataclass(frozen=True)
+class PairRound:
+    """One pair of one of bench's pair rounds (harness/pair_rounds.h):
+    kernel@isa against vs, timed in turn in blocks as `run --vs` times
+    them, at size bytes."""
+    round: int
+    kernel: str
+    isa: str
+    vs: str
+    size: int
+    ratio: float  # ours / theirs, the median over the round's pairs of blocks
+    q1: float
+    q3: float
+
+
+# What a pair round's entry must hold, and the ratio's figures read.
+PAIR_FIELDS = ("round", "kernel", "isa", "vs", "size", "ratio")
+PAIR_RATIO_FIGURES = ("median", "q1", "q3")
+
+
 @dataclass
 class Run:
     """A benchmark's repetitions (counter -> values) and medians."""
@@ -105,6 +126,9 @@ class Results:
     runs: dict    # Key -> Run
     errors: dict  # Key -> the error a benchmark skipped with
     registry: kernel_registry.Registry = None  # None: for_results()'s
+    # [PairRound] in the order they ran; none in a run without pair rounds
+    # (--pair-rounds=0, no peer in it, or a file from before them)
+    pair_rounds: list = field(default_factory=list)
 
     @property
     def emulator(self):
@@ -263,6 +287,35 @@ def _derive(runs, context):
                 values["core_cycles_per_byte"] = scale(tsc, ratio)
 
 
+def _pair_round(entry):
+    """A PairRound from one entry of "pair_rounds", or None when it lacks
+    what one holds."""
+    ratio = entry.get("ratio") if isinstance(entry, dict) else None
+    if not isinstance(ratio, dict) or any(k not in entry
+                                          for k in PAIR_FIELDS) or any(
+            not isinstance(ratio.get(k), (int, float))
+            for k in PAIR_RATIO_FIGURES):
+        return None
+    return PairRound(int(entry["round"]), entry["kernel"], entry["isa"],
+                     entry["vs"], int(entry["size"]),
+                     *(float(ratio[k]) for k in PAIR_RATIO_FIGURES))
+
+
+def _pair_rounds(entries, path):
+    """[PairRound] from a results file's "pair_rounds" (None: none)."""
+    if entries is None:
+        return []
+    rounds = [_pair_round(e) for e in entries] if isinstance(
+        entries, list) else [None]
+    if None in rounds:
+        raise InputError(
+            f"{path}: its pair_rounds are not a list of pair rounds (each "
+            f"with {', '.join(PAIR_FIELDS)} and the ratio's "
+            f"{', '.join(PAIR_RATIO_FIGURES)}): pass a results file written "
+            f"by `cyclebench bench`")
+    return rounds
+
+
 def parse(document, path, registry=None):
     """Results from an already-decoded results document; registry names
     its kernels (default: registry.for_results()'s)."""
@@ -282,7 +335,8 @@ def parse(document, path, registry=None):
     context = document.get("context")
     context = context if isinstance(context, dict) else {}
     _derive(runs, context)
-    return Results(path, context, runs, errors, registry)
+    return Results(path, context, runs, errors, registry,
+                   _pair_rounds(document.get("pair_rounds"), path))
 
 
 def load(path, registry=None, emulated=False):

@@ -1,6 +1,8 @@
 """`make bench`'s last word: what the user came for. Each kernel of ours at
 its fastest ISA against the external kernels that compute the same thing,
-with ratios, at the run's sizes nearest 64, 576 and 16384 bytes; the tables
+with ratios, at the run's sizes nearest 64, 576 and 16384 bytes; then, from
+the run's pair rounds, each pair's ratio of the same moments with its
+range across the rounds, naming the pairs whose winner changed; the tables
 whose best-first order this CPU contradicts, and what --isa=auto chose;
 the benchmarks that stopped at the cap before their median was pinned; and
 what did not run, and why.
@@ -17,7 +19,8 @@ import sys
 
 from .cli import ArgumentParser, run_main
 from .output import StagedFiles
-from .peers import (COUNTER, comparisons, fastest, nearest_sizes,
+from .peers import (COUNTER, HOST_DEPENDENT, comparisons, fastest,
+                    nearest_sizes, ratio_text, same_moment,
                     unpaired_externals)
 from .results import load, skipped_reasons
 from .units import sig3, tsc_rate
@@ -32,9 +35,62 @@ def header(results):
             f"{ctx.get('host_name', '?')}, commit {ctx.get('git_commit', '?')}",
             "TSC ticks per byte (medians; lower is faster). Ratio = ours / "
             "theirs: below 1.00x ours is faster.",
+            "The table's two sides were timed seconds apart: quote the "
+            "same-moment ratios after it (docs/method.md)."
+            if results.pair_rounds else
             "The two sides of a ratio were timed seconds apart; on a shared "
             "host, `cyclebench run A --vs=B` gives the ratio of the same "
             "moments (docs/method.md)."]
+
+
+def rounds_title(results):
+    """The same-moment section's first line."""
+    n = len({r.round for r in results.pair_rounds})
+    return (f"Ours against each peer at the same moments (the two timed in "
+            f"turn, 10 ms each, as `run --vs` times them; {n} round"
+            f"{'' if n == 1 else 's'} spread over the run): the median of "
+            f"the rounds' ratios, and their range")
+
+
+def range_text(pair):
+    """"0.943-0.996": three decimals, so that a range just short of 1.0
+    does not read as touching it."""
+    return f"{pair.low:.3f}-{pair.high:.3f}"
+
+
+def host_dependent_line(pairs):
+    """How many pairs changed winner between rounds."""
+    changed = sum(p.host_dependent for p in pairs)
+    return (f"{changed} of {len(pairs)} pairs: {HOST_DEPENDENT}" if changed
+            else f"No pair's winner changed between rounds ({len(pairs)} "
+            f"pairs)")
+
+
+def same_moment_lines(results):
+    pairs = same_moment(results)
+    if not pairs:
+        return []
+    width = max(len(p.kernel) for p in pairs)
+    isa_width = max(len(p.isa) for p in pairs) + 1
+    peer_width = max(len(p.peer) for p in pairs)
+    lines = [rounds_title(results) + ":"]
+    lines += [f"  {p.kernel:<{width}} {'@' + p.isa:<{isa_width}} "
+              f"{p.size:>6} B  {p.peer:<{peer_width}}  "
+              f"{ratio_text(p.median)}  {range_text(p)}  {p.verdict}"
+              for p in pairs]
+    return lines + [host_dependent_line(pairs)]
+
+
+def same_moment_markdown(results):
+    pairs = same_moment(results)
+    if not pairs:
+        return []
+    return ["", rounds_title(results) + ".", "",
+            "| kernel | ISA | bytes | peer | ratio | range across rounds | "
+            "winner |", "|---|---|---|---|---|---|---|"] + [
+        f"| {p.kernel} | {p.isa} | {p.size} | {p.peer} | "
+        f"{ratio_text(p.median)} | {range_text(p)} | {p.verdict} |"
+        for p in pairs] + ["", host_dependent_line(pairs) + "."]
 
 
 def size_line(results, kernel, sizes):
@@ -126,6 +182,8 @@ def text_report(results, rows, sizes):
         peers = "  ".join(f"{p.library} {p}" for p in r.peers)
         lines.append(f"  {r.kernel:<{width}} {'@' + r.isa:<{isa_width}} "
                      f"{r.size:>6} B  {sig3(r.value):>6}  {peers}")
+    rounds = same_moment_lines(results)
+    lines += [""] + rounds if rounds else []
     if alone:
         lines += ["", "Ours with no peer in this run:"]
         lines += [f"  {k:<{width}} {size_line(results, k, sizes)}"
@@ -148,7 +206,7 @@ def text_report(results, rows, sizes):
 
 def markdown_report(results, rows, sizes):
     head = header(results)
-    lines = [f"# {head[0]}", "", head[1] + ".", "", head[2], ""]
+    lines = [f"# {head[0]}", "", head[1] + ".", "", head[2], head[3], ""]
     libraries = sorted({p.library for r in rows for p in r.peers})
     if libraries:
         cols = ["kernel", "fastest ISA", "bytes", "ours"] + libraries
@@ -162,6 +220,7 @@ def markdown_report(results, rows, sizes):
                      for lib in libraries]
             lines.append("| " + " | ".join(
                 [r.kernel, r.isa, str(r.size), sig3(r.value)] + cells) + " |")
+    lines += same_moment_markdown(results)
     paired = {r.kernel for r in rows if r.peers}
     alone = list(dict.fromkeys(r.kernel for r in rows
                                if r.kernel not in paired))

@@ -5,9 +5,11 @@ generated from the pairs.
     PYTHONPATH=tools /usr/bin/python3 -m cyclebench.sweep compact RESULTS OUT
         A results file as a compact sweep: its context, and per benchmark
         only its median and quartiles in TSC ticks per byte, to four
-        significant digits, one benchmark per line (a full sweep stays well
-        under 300 KB). Every tool reads it as results: ns/byte and
-        estimated core cycles/byte follow from the context (results.py).
+        significant digits, one benchmark per line (a full sweep stays
+        under 300 KB); and per pair round what the summary reads of it
+        (the ratio's median and quartiles). Every tool reads it as
+        results: ns/byte and estimated core cycles/byte follow from the
+        context (results.py).
     PYTHONPATH=tools /usr/bin/python3 -m cyclebench.sweep pairs OUT
         [--bin=build/cyclebench] [--seconds=2] [--size=16384]
         Each kernel of ours that has a peer, at its default row (the
@@ -35,7 +37,7 @@ from .errors import InputError
 from .output import StagedFiles
 from . import registry as kernel_registry
 from .peers import comparisons, ratio_text
-from .results import load
+from .results import PAIR_FIELDS, PAIR_RATIO_FIGURES, load
 from .units import sig3
 
 # What a compact sweep keeps of each benchmark: the median and quartiles.
@@ -57,6 +59,13 @@ def compact_entry(entry):
     return kept
 
 
+def compact_pair_round(entry):
+    kept = {k: entry[k] for k in PAIR_FIELDS}
+    kept["ratio"] = {k: float(f"{entry['ratio'][k]:.{DIGITS}g}")
+                     for k in PAIR_RATIO_FIGURES}
+    return kept
+
+
 def compact(document):
     """The compact form of a decoded results document."""
     entries = document.get("benchmarks", [])
@@ -65,7 +74,18 @@ def compact(document):
     kept = [compact_entry(e) for e in entries
             if not aggregated or e.get("aggregate_name") == "median"
             or e.get("error_occurred")]
-    return {"context": document.get("context", {}), "benchmarks": kept}
+    doc = {"context": document.get("context", {}), "benchmarks": kept}
+    if "pair_rounds" in document:
+        doc["pair_rounds"] = [compact_pair_round(e)
+                              for e in document["pair_rounds"]]
+    return doc
+
+
+def one_a_line(entries):
+    """JSON lines of a list's entries, one per line, commas between."""
+    return [json.dumps(e, separators=(",", ":")) +
+            ("," if i + 1 < len(entries) else "")
+            for i, e in enumerate(entries)]
 
 
 def compact_text(document):
@@ -73,9 +93,10 @@ def compact_text(document):
     lines = ["{", '  "context": ' + json.dumps(doc["context"],
                                                sort_keys=True) + ",",
              '  "benchmarks": [']
-    lines += [json.dumps(e, separators=(",", ":")) +
-              ("," if i + 1 < len(doc["benchmarks"]) else "")
-              for i, e in enumerate(doc["benchmarks"])]
+    lines += one_a_line(doc["benchmarks"])
+    if "pair_rounds" in doc:
+        lines += ["  ],", '  "pair_rounds": [']
+        lines += one_a_line(doc["pair_rounds"])
     return "\n".join(lines + ["  ]", "}", ""])
 
 

@@ -112,11 +112,13 @@ def throughput(results, kernel, isa, size):
 # Running
 
 def bench_command(scenario, kernels, opts, args=()):
-    """The bench command line, less its --benchmark_out."""
+    """The bench command line, less its --benchmark_out. Without bench's
+    pair rounds: a scenario's tables read its benchmarks, and times the
+    same-moment pairs it needs itself (paired_command)."""
     reps = scenario.repetitions or opts.repetitions
     return [opts.binary, "bench", *args, "--kernel=" + ",".join(kernels),
             "--sizes=" + ",".join(map(str, scenario.sizes)),
-            f"--benchmark_repetitions={reps}"] + (
+            f"--benchmark_repetitions={reps}", "--pair-rounds=0"] + (
                 [f"--benchmark_min_time={opts.min_time}"]
                 if opts.min_time is not None else []) + (
                 [f"--cpu={opts.cpu}"] if opts.cpu is not None else [])
