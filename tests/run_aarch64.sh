@@ -42,7 +42,7 @@ max_only="test_leak test_paired test_sampler test_variants"
 not_emulated="test_harness"
 cli_tests="adiantum_cli aead_cli aegis_cli aes_cli cgo_cli gcm_siv_cli hctr2_cli polyval_cli
            cli usage_errors
-           emulated_cli cpu_disable keccak_cli"
+           emulated_cli cpu_disable keccak_cli ascon_cli"
 
 # The CLI tests take a program to run: cyclebench under qemu on max.
 wrapper=$dir/cyclebench-qemu
