@@ -1,7 +1,8 @@
 """Compact sweeps and same-moment pairs (tools/cyclebench/sweep.py): what a
-sweep keeps reads back as the full results did, every committed sweep stays
-small, the headline shows each pair's own ratio, and the README's headline
-table is the one the committed pairs give.
+sweep keeps reads back as the full results did (its pair rounds too),
+every committed sweep stays small, the headline shows each pair's own
+ratio, and the README's headline table is the one the committed pairs
+give.
 Run: PYTHONPATH=.:tools /usr/bin/python3 -m pytest tests/py/test_sweep.py
 """
 import glob
@@ -18,6 +19,8 @@ from cyclebench import results, sweep
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIXTURE = os.path.join(ROOT, "tests", "fixtures", "results", "report.json")
 REPEATED = os.path.join(ROOT, "tests", "fixtures", "results", "base.json")
+ROUNDS = os.path.join(ROOT, "tests", "fixtures", "results",
+                      "pair-rounds-crossing.json")
 PAIRS = sorted(glob.glob(os.path.join(ROOT, "docs", "results", "*.pairs.json")))
 SWEEPS = sorted(set(glob.glob(os.path.join(ROOT, "docs", "results", "*.json")))
                 - set(PAIRS))
@@ -60,6 +63,20 @@ def test_compact_keeps_the_context_and_drops_the_rest(tmp_path):
     assert all(set(e) <= set(sweep.KEPT_FIELDS) | set(sweep.KEPT_COUNTERS)
                for e in doc["benchmarks"])
     assert out.stat().st_size < os.path.getsize(FIXTURE) / 3
+
+
+def test_compact_keeps_each_pair_rounds_ratio(tmp_path):
+    full = results.load(ROUNDS)
+    small, out = compacted(tmp_path, ROUNDS)
+    assert full.pair_rounds and len(small.pair_rounds) == len(full.pair_rounds)
+    for want, got in zip(full.pair_rounds, small.pair_rounds):
+        assert (got.round, got.kernel, got.isa, got.vs, got.size) == (
+            want.round, want.kernel, want.isa, want.vs, want.size)
+        for figure in ("ratio", "q1", "q3"):
+            assert math.isclose(getattr(got, figure), getattr(want, figure),
+                                rel_tol=1e-3), (want, figure)
+    _, plain = compacted(tmp_path, FIXTURE)
+    assert "pair_rounds" not in json.loads(plain.read_text())
 
 
 def test_compact_refuses_what_is_not_results(tmp_path):
