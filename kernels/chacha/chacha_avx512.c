@@ -80,19 +80,6 @@ transpose_lanes16(__m512i v[4], __m512i w0, __m512i w1, __m512i w2,
     v[3] = _mm512_shuffle_i32x4(u1, u3, 0xdd);
 }
 
-/* Block 4L + j of w (see above), xored with in, at out + 256 * L. */
-static inline __attribute__((always_inline)) void
-store_lanes16(uint8_t *out, const uint8_t *in, __m512i w0, __m512i w1,
-              __m512i w2, __m512i w3)
-{
-    __m512i v[4];
-    transpose_lanes16(v, w0, w1, w2, w3);
-    for (int l = 0; l < 4; l++) {
-        __m512i m = _mm512_loadu_si512(in + 256 * l);
-        _mm512_storeu_si512(out + 256 * l, _mm512_xor_si512(v[l], m));
-    }
-}
-
 /* The sixteen-block double rounds in assembly, each state vector in one
  * fixed register, zmm0-15, as OpenSSL's chacha-x86_64.pl has them: from C,
  * GCC renames the vectors at every iteration and pays 16 zmm moves per
