@@ -89,6 +89,28 @@ void sampler_median_ci(const double *sorted, size_t n, double *low,
     *high = sorted[hi - 1];
 }
 
+void sampler_two_levels(const double *sorted, size_t n, sampler_levels *l)
+{
+    size_t least = (size_t)ceil(SAMPLER_LEVEL_SHARE * (double)n), split = 0;
+    double widest = SAMPLER_LEVEL_GAP;
+    if (least < SAMPLER_LEVEL_MIN_BLOCKS)
+        least = SAMPLER_LEVEL_MIN_BLOCKS;
+    *l = (sampler_levels){ 0 };
+    /* The widest step between neighbours with enough blocks either side:
+     * a spread of blocks with no step that wide is one wandering level. */
+    for (size_t i = least; i + least <= n; i++)
+        if (sorted[i - 1] > 0 && sorted[i] / sorted[i - 1] >= widest) {
+            widest = sorted[i] / sorted[i - 1];
+            split = i;
+        }
+    if (!split)
+        return;
+    l->two = 1;
+    l->low = sampler_quantile(sorted, split, 0.5);
+    l->high = sampler_quantile(sorted + split, n - split, 0.5);
+    l->low_share = (double)split / (double)n;
+}
+
 int sampler_precise(double median, double low, double high, double precision)
 {
     return low >= median * (1 - precision) && high <= median * (1 + precision);
@@ -192,6 +214,7 @@ static void summarize(series *s, const sampler_config *c, sampler_result *r)
     memcpy(s->scratch, s->blocks, s->n_blocks * sizeof *s->blocks);
     qsort(s->scratch, s->n_blocks, sizeof *s->scratch, compare_double);
     sampler_median_ci(s->scratch, s->n_blocks, &r->ci_low, &r->ci_high);
+    sampler_two_levels(s->scratch, s->n_blocks, &r->levels);
     /* The median of all the samples need not lie between two blocks'
      * medians: when a kernel flips between two speeds from batch to batch,
      * most blocks' medians can sit in one cluster and the pooled median in

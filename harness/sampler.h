@@ -57,6 +57,18 @@
  * is below the 0.1 s of blocks anyway. */
 #define SAMPLER_MIN_SHARE_OF_CAP 0.25
 #define SAMPLER_MIN_SAMPLES 24
+/* Two speeds in one benchmark: the blocks' medians fall in two groups, the
+ * slower group's fastest block at least SAMPLER_LEVEL_GAP times the faster
+ * group's slowest, each group at least SAMPLER_LEVEL_SHARE of the blocks
+ * and SAMPLER_LEVEL_MIN_BLOCKS of them. On these hosts a throughput-bound
+ * kernel can run at half speed while the core's other hyperthread (another
+ * guest's) is busy: aes128-xts@ssse3 at 4.7-5.5 or 8-11 TSC ticks per
+ * byte, a spell of seconds (docs/method.md). A median of such a benchmark
+ * mixes the two, so it is reported with both. Within a level the blocks
+ * wander by a few percent; a step of a quarter is no such wander. */
+#define SAMPLER_LEVEL_GAP 1.25
+#define SAMPLER_LEVEL_SHARE 0.10
+#define SAMPLER_LEVEL_MIN_BLOCKS 2
 
 typedef struct sampler_config {
     double precision;      /* relative half-width of the median's 95% CI */
@@ -81,6 +93,14 @@ typedef struct sampler_source {
 } sampler_source;
 
 /* Per call, in the source's ticks. */
+/* Two speeds among a benchmark's blocks (SAMPLER_LEVEL_GAP above): each
+ * group's median block, per call in the source's ticks, and the share of
+ * the blocks in the faster group. */
+typedef struct sampler_levels {
+    int two;
+    double low, high, low_share;
+} sampler_levels;
+
 typedef struct sampler_result {
     double median, q1, q3;
     double ci_low, ci_high; /* 95% CI of the median, over the blocks */
@@ -90,6 +110,7 @@ typedef struct sampler_result {
     uint64_t calls_per_batch;
     int precision_reached;  /* 1: the CI met the precision; 0: capped */
     uint64_t elapsed_ticks; /* warm-up included */
+    sampler_levels levels;  /* .two: the blocks ran at two speeds */
 } sampler_result;
 
 /* The configuration for a TSC of tsc_hz: the defaults, with min_seconds
@@ -126,6 +147,9 @@ double sampler_quantile(const double *sorted, size_t n, double p);
  * are n/2 -+ 1.96 sqrt(n)/2, the normal approximation to the binomial. */
 void sampler_median_ci(const double *sorted, size_t n, double *low,
                        double *high);
+/* Whether n block medians, sorted ascending, fall in two levels; fills l
+ * (l->two 0 when they do not). */
+void sampler_two_levels(const double *sorted, size_t n, sampler_levels *l);
 /* Whether [low, high] lies within +-precision of median. */
 int sampler_precise(double median, double low, double high,
                     double precision);

@@ -179,6 +179,72 @@ static void test_slow_phases_widen_the_interval(void)
     CHECK(r.q3 > 1070, "q3 %g: the slow phases are missing", r.q3);
 }
 
+/* Two levels among sorted block medians: a step of a quarter with a tenth
+ * of the blocks (and two) either side, and nothing less. */
+static void test_two_levels(void)
+{
+    sampler_levels l;
+    double two[12], spread[21], outlier[20], steady[10], edge[12];
+    for (int i = 0; i < 12; i++)
+        two[i] = i < 5 ? 1000 + i : 2000 + 10 * i; /* 5 fast, 7 slow */
+    for (int i = 0; i < 21; i++)
+        spread[i] = 1000 * (1 + 0.05 * i); /* 1000 to 2000, no step */
+    for (int i = 0; i < 20; i++)
+        outlier[i] = i < 19 ? 1000 + i : 3000; /* one slow block */
+    for (int i = 0; i < 10; i++)
+        steady[i] = 1000 + 3 * i;
+    for (int i = 0; i < 12; i++)
+        edge[i] = i < 6 ? 1000 : 1249; /* a step just under a quarter */
+
+    CASE("two speeds among the blocks are found, with each level's median");
+    sampler_two_levels(two, 12, &l);
+    CHECK(l.two == 1, "not found");
+    CHECK(l.low == 1002, "low %g, not the fast blocks' median", l.low);
+    CHECK(l.high == 2080, "high %g, not the slow blocks' median", l.high);
+    CHECK(fabs(l.low_share - 5.0 / 12) < 1e-12, "share %g", l.low_share);
+    CASE("a spread with no wide step, one outlying block, a steady run and "
+         "a step under a quarter are one level");
+    sampler_two_levels(spread, 21, &l);
+    CHECK(l.two == 0, "a spread called two levels");
+    sampler_two_levels(outlier, 20, &l);
+    CHECK(l.two == 0, "one block called a level");
+    sampler_two_levels(steady, 10, &l);
+    CHECK(l.two == 0, "a steady run called two levels");
+    sampler_two_levels(edge, 12, &l);
+    CHECK(l.two == 0, "a step of 1.249 called two levels");
+    edge[6] = edge[7] = 1250;
+    for (int i = 8; i < 12; i++)
+        edge[i] = 1250;
+    sampler_two_levels(edge, 12, &l);
+    CHECK(l.two == 1 && l.low == 1000 && l.high == 1250,
+          "a step of 1.25 not found");
+}
+
+/* The sampler reports them: a host whose slow spells halve the kernel's
+ * speed for 40% of the time, against the 8% spells of the test above. */
+static void test_two_levels_reported(void)
+{
+    sampler_config c = config();
+    model half = { .cost = 1000, .spread = 0.001, .gap = 50,
+                   .phase = 2000000, .slow_share = 0.4, .slowdown = 2.0 };
+    model slight = { .cost = 1000, .spread = 0.001, .gap = 50,
+                     .phase = 2000000, .slow_share = 0.4, .slowdown = 1.08 };
+    /* Five whole phases at least, so that the blocks' shares are the
+     * spells' (it would stop sooner, the median pinned). */
+    c.min_ticks = 5 * half.phase;
+    CASE("a kernel at two speeds is reported with both levels");
+    sampler_result r = run(&c, &half);
+    CHECK(r.levels.two == 1, "two speeds not reported");
+    CHECK(fabs(r.levels.low - 1000) < 5 && fabs(r.levels.high - 2000) < 10,
+          "levels %g and %g, not 1000 and 2000", r.levels.low,
+          r.levels.high);
+    CHECK(fabs(r.levels.low_share - 0.6) < 0.05,
+          "fast share %g of %zu blocks, not about 0.6", r.levels.low_share,
+          r.blocks);
+    r = run(&c, &slight);
+    CHECK(r.levels.two == 0, "8%% slow spells reported as two speeds");
+}
+
 /* The median of all the samples need not lie between the two blocks'
  * medians that bound the interval (blocks hold different counts, and the
  * last one is still open, and the median of an even count is the mean of
@@ -394,5 +460,7 @@ int main(void)
     test_cap_for_run();
     test_batch_size();
     test_warmup_excluded();
+    test_two_levels();
+    test_two_levels_reported();
     return check_finish();
 }

@@ -146,6 +146,37 @@ def precision_lines(results):
     return lines
 
 
+# Two-speed benchmarks named one by one up to this many; beyond, the
+# widest apart.
+NAMED_TWO_SPEEDS = 8
+
+
+def two_speed_lines(results):
+    """The benchmarks whose blocks ran at two speeds (the sampler's
+    two_levels): their medians mix the two, so both are given."""
+    found = []
+    for run in results.runs.values():
+        flags = run.repetitions.get("two_levels") or [
+            run.median("two_levels") or 0]
+        low = run.median("level_low_tsc_cycles_per_byte")
+        high = run.median("level_high_tsc_cycles_per_byte")
+        if any(flags) and low and high:
+            found.append((high / low, str(run.key), low, high,
+                          run.median("level_low_share") or 0))
+    if not found:
+        return []
+    found.sort(reverse=True)
+    lines = [f"{len(found)} benchmarks ran at two speeds (their 10 ms "
+             f"blocks fell in two groups a quarter or more apart; "
+             f"docs/method.md): their medians mix the two. Both levels, TSC "
+             f"ticks per byte, and the faster's share of the blocks"
+             + ("" if len(found) <= NAMED_TWO_SPEEDS else
+                f" (the {NAMED_TWO_SPEEDS} widest apart)") + ":"]
+    lines += [f"  {name}: {sig3(low)} ({share:.0%}) and {sig3(high)}"
+              for _, name, low, high, share in found[:NAMED_TWO_SPEEDS]]
+    return lines
+
+
 def not_run(results):
     """{reason: [what]} from the context's skipped list. A size a kernel
     refuses is one entry per kernel and reason: its ISAs and sizes."""
@@ -193,7 +224,8 @@ def text_report(results, rows, sizes):
         lines += ["", "Peers with no kernel of ours in this run:"]
         lines += [f"  {k:<{width}} {size_line(results, k, sizes)}"
                   for k in externals]
-    for block in (contradiction_lines(results), auto_lines(results)):
+    for block in (contradiction_lines(results), auto_lines(results),
+                  two_speed_lines(results)):
         lines += [""] + block if block else []
     lines += [""] + precision_lines(results)
     groups = not_run(results)
@@ -228,7 +260,8 @@ def markdown_report(results, rows, sizes):
     if others:
         lines += ["", "Without a counterpart in this run: " + "; ".join(
             f"`{k}` {size_line(results, k, sizes)}" for k in others) + "."]
-    for block in (contradiction_lines(results), auto_lines(results)):
+    for block in (contradiction_lines(results), auto_lines(results),
+                  two_speed_lines(results)):
         if block:
             lines += ["", block[0] if len(block) > 1 else block[0] + "."]
             lines += ([""] + [f"- {line.strip()}" for line in block[1:]]
