@@ -38,7 +38,7 @@ check "no temporary files are left" -- [ "$(ls -A "$tmp/results" | grep -c tmp)"
 import json, sys
 d = json.load(open(sys.argv[1]))
 ctx = d["context"]
-keys = ["run_id", "sampling", "order",
+keys = ["run_id", "sampling", "order", "pairing",
         "cpu_model", "cpu_features", "tsc_hz", "core_tsc_ratio",
         "core_clock_source", "pmu_events_opened", "pmu_events_unavailable",
         "turbo", "pinned_cpu", "compiler", "cflags", "git_commit"]
@@ -75,9 +75,61 @@ assert "95% CI" in ctx["sampling"], ctx["sampling"]
 assert "capped at 0.25 s per benchmark" in ctx["sampling"], ctx["sampling"]
 aggregates = {b["aggregate_name"] for b in d["benchmarks"] if b["run_type"] == "aggregate"}
 assert {"median", "cv"} <= aggregates, aggregates
+# memcpy has no peer: no pair rounds, and the context says why
+assert "pair_rounds" not in d and ctx["pairing"].startswith("none: no kernel"), ctx["pairing"]
 EOF
 check "results JSON parses and has the context keys and counters: $(tail -1 "$tmp/py")" -- \
     [ ! -s "$tmp/py" ]
+check "a run of one kernel with no peer times no pair round" -- \
+    lacks '^pair round' "$tmp/stderr"
+
+# Pair rounds: ours against its peer at the same moments, in --pair-rounds
+# rounds, at the run's sizes nearest 576 and 16384, ours at the first row
+# of its table the filter leaves in the run (sse2 before generic).
+"$bin" bench --kernel=chacha20,openssl:chacha20 --sizes=64,576,16384 \
+    '--benchmark_filter=^(chacha20@(generic|sse2)|openssl:chacha20@external)/' \
+    "${quick[@]}" --counters= --pair-rounds=2 --results-dir="$tmp/rounds" \
+    --benchmark_out="$tmp/rounds-out.json" >/dev/null 2>"$tmp/rounds.err"
+status=$?
+check "bench --pair-rounds=2 exits 0 (got $status)" -- [ $status -eq 0 ]
+check "  ... says when each round runs" -- \
+    [ "$(grep -c '^pair round [12]/2: 2 pairs' "$tmp/rounds.err")" -eq 2 ]
+check "  ... records every pair in every round, in both JSON files" -- \
+    "$python" - "$tmp/rounds/latest.json" "$tmp/rounds-out.json" <<'EOF'
+import json, sys
+for path in sys.argv[1:]:
+    d = json.load(open(path))
+    rounds = d["pair_rounds"]
+    pairs = {}
+    for r in rounds:
+        pairs.setdefault((r["kernel"], r["isa"], r["vs"], r["vs_isa"], r["size"]),
+                         []).append(r)
+    assert set(pairs) == {("chacha20", "sse2", "openssl:chacha20", "external", s)
+                          for s in (576, 16384)}, sorted(pairs)
+    benchmarks = len(d["benchmarks"])
+    for pair in pairs.values():
+        assert [r["round"] for r in pair] == [0, 1], pair
+        # one before the first benchmark, one after the last
+        assert [r["after_benchmarks"] for r in pair] == [0, benchmarks], pair
+        for r in pair:
+            q = r["ratio"]
+            assert r["pairs"] >= 10, r
+            assert q["min"] <= q["q1"] <= q["median"] <= q["q3"] <= q["max"], q
+            assert q["ci95_low"] <= q["median"] <= q["ci95_high"], q
+            assert r["tsc_cycles_per_byte"] > 0 and r["vs_tsc_cycles_per_byte"] > 0, r
+    assert d["context"]["pairing"].startswith("2 rounds of 2 pairs"), d["context"]
+EOF
+
+"$bin" bench --kernel=chacha20,openssl:chacha20 --sizes=576 \
+    '--benchmark_filter=^(chacha20@generic|openssl:chacha20@external)/' \
+    "${quick[@]}" --counters= --pair-rounds=0 --results-dir="$tmp/norounds" \
+    >/dev/null 2>"$tmp/norounds.err"
+check "bench --pair-rounds=0 times no round" -- lacks '^pair round' "$tmp/norounds.err"
+check "  ... and records none, saying so" -- "$python" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert "pair_rounds" not in d and d["context"]["pairing"] == "none (--pair-rounds=0)", d["context"]
+' "$tmp/norounds/latest.json"
 
 # External kernels: each passes its self-test against our kernel, or it
 # would be skipped, and runs through the same code path.
@@ -174,6 +226,14 @@ expect_usage_error "unknown option" bench --rounds=7
 expect_usage_error "unknown Google Benchmark flag" bench --benchmark_nosuch=1
 expect_usage_error "malformed Google Benchmark value" bench --benchmark_repetitions=many
 expect_usage_error "malformed minimum time" bench --benchmark_min_time=soon
+# (on a short run, so that a value let through costs a second, not a sweep)
+short=(--kernel=memcpy --isa=generic --sizes=64 "${quick[@]}" --counters=)
+expect_usage_error "pair rounds not a number" bench --pair-rounds=x "${short[@]}"
+expect_usage_error "pair rounds negative" bench --pair-rounds=-1 "${short[@]}"
+expect_usage_error "pair rounds above the most" bench --pair-rounds=11 \
+    "${short[@]}" --results-dir="$tmp/refused"
+check "  ... nothing written for it" -- \
+    sh -c "[ -z \"\$(ls -A '$tmp/refused' 2>/dev/null)\" ]"
 expect_usage_error "zero time cap" bench --max-time=0
 expect_usage_error "negative time cap" bench --max-time=-1
 expect_usage_error "unknown output format" bench --benchmark_out_format=xml
