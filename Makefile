@@ -316,15 +316,17 @@ else
 endif
 
 # make bench [KERNEL=regex] [ISA=name] [SIZES=list] [REPS=n] [MIN_TIME=s]
-# [MAX_TIME=s]: the full sweep by default, then its summary. Results go to
-# out/results/<UTC time>.json, .csv and .summary.md, and to latest.*.
+# [MAX_TIME=s] [PAIR_ROUNDS=n]: the full sweep by default, then its summary.
+# Results go to out/results/<UTC time>.json, .csv and .summary.md, and to
+# latest.*.
 bench: bench-deps
 	$(call build_parallel,$(BUILD)/cyclebench)
 	$(BUILD)/cyclebench bench --results-dir=out/results \
 	    $(if $(KERNEL),'--benchmark_filter=$(KERNEL)') $(if $(ISA),--isa=$(ISA)) \
 	    $(if $(SIZES),--sizes=$(SIZES)) $(if $(REPS),--benchmark_repetitions=$(REPS)) \
 	    $(if $(MIN_TIME),--benchmark_min_time=$(MIN_TIME)) \
-	    $(if $(MAX_TIME),--max-time=$(MAX_TIME))
+	    $(if $(MAX_TIME),--max-time=$(MAX_TIME)) \
+	    $(if $(PAIR_ROUNDS),--pair-rounds=$(PAIR_ROUNDS))
 	@CYCLEBENCH_BIN=$(BUILD)/cyclebench $(PYTOOL) cyclebench.summary out/results/latest.json
 
 # make plots [RESULTS=file] [CLOCK=tsc|core]: charts of a results file in
