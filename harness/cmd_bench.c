@@ -240,14 +240,15 @@ static void publish(gb_state *s, const bench_case *c, const sampler_result *r,
     set_per_byte(s, "samples", (double)r->samples);
     set_per_byte(s, "sample_blocks", (double)r->blocks);
     set_per_byte(s, "precision_reached", r->precision_reached);
-    /* Two speeds in its blocks: both, since the median mixes them. */
+    /* Two speeds in its blocks: both, since the median mixes them; 0
+     * without. Every benchmark has every counter: Google Benchmark's CSV
+     * reporter aborts the run at a counter its first benchmark lacked. */
     set_per_byte(s, "two_levels", r->levels.two);
-    if (r->levels.two) {
-        set_per_byte(s, "level_low_tsc_cycles_per_byte", r->levels.low / bytes);
-        set_per_byte(s, "level_high_tsc_cycles_per_byte",
-                     r->levels.high / bytes);
-        set_per_byte(s, "level_low_share", r->levels.low_share);
-    }
+    set_per_byte(s, "level_low_tsc_cycles_per_byte",
+                 r->levels.two ? r->levels.low / bytes : 0);
+    set_per_byte(s, "level_high_tsc_cycles_per_byte",
+                 r->levels.two ? r->levels.high / bytes : 0);
+    set_per_byte(s, "level_low_share", r->levels.two ? r->levels.low_share : 0);
     set_per_byte(s, "calls_per_sample", (double)r->calls_per_batch);
     set_per_byte(s, "core_cycles_per_byte", core_cycles_index >= 0 ?
                  pmu_per_call[core_cycles_index] / bytes :

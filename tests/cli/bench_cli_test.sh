@@ -75,6 +75,10 @@ assert "95% CI" in ctx["sampling"], ctx["sampling"]
 assert "capped at 0.25 s per benchmark" in ctx["sampling"], ctx["sampling"]
 aggregates = {b["aggregate_name"] for b in d["benchmarks"] if b["run_type"] == "aggregate"}
 assert {"median", "cv"} <= aggregates, aggregates
+# One set of counters on every benchmark, whatever its blocks did: Google
+# Benchmark's CSV reporter aborts on a run with a counter the first lacked.
+assert len({frozenset(b) for b in runs}) == 1, [sorted(b) for b in runs]
+assert "level_low_tsc_cycles_per_byte" in runs[0], sorted(runs[0])
 # memcpy has no peer: no pair rounds, and the context says why
 assert "pair_rounds" not in d and ctx["pairing"].startswith("none: no kernel"), ctx["pairing"]
 EOF
