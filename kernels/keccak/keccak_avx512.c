@@ -1,41 +1,116 @@
-/* Keccak-p[1600] with AVX-512: every three-input XOR and chi's
- * a ^ (~b & c) one vpternlogq, every rotation one vprolq
- * (keccak_lanes.h has the rounds). One state keeps each lane in the low
- * half of its own xmm register: AVX-512 has 32 of them, enough for the
- * state and theta's parities, where the scalar code spills. KangarooTwelve's
- * leaves run eight at a time, one state per 64-bit element of a zmm. */
+/* Keccak-p[1600] with AVX-512. One state is five zmm registers, one row
+ * each (the five lanes of a y, lane x in element x; elements 5-7 are
+ * carried but never stored), so that theta's column parities are two
+ * vpternlogq for all five columns and rho is one vprolvq a row. Pi moves
+ * lane (x, y) to (y, 2x + 3y): new column X is old row X reordered, so
+ * rotating row X's elements by X (vpermq) gives the new state by columns,
+ * element j of every register holding new row 2j mod 5. Chi runs along a
+ * row, so on columns it is five vpternlogq of whole registers with no lane
+ * moves; a 5x5 transpose (vpunpck*qdq, vpermt2q) then gives back rows for
+ * the next theta. A round is 37 vector instructions, 18 of them lane moves
+ * (port 5 on Intel), where one lane per xmm register took about 95; the
+ * round is a chain, one state having no other work to overlap it with.
+ * KangarooTwelve's leaves run eight at a time, one state per 64-bit
+ * element of a zmm (keccak_lanes.h has those rounds). */
 #include <immintrin.h>
 
 #include "keccak.h"
 
-#define KL_V __m128i
-#define KL_N 1
-#define KL_NAME(f) f##_x1_avx512
-#define KL_XOR3(a, b, c) _mm_ternarylogic_epi64(a, b, c, 0x96)
-#define KL_THETA_D(p, q) _mm_xor_si128(p, _mm_rol_epi64(q, 1))
-#define KL_XOR_ROL(a, d, n) _mm_rol_epi64(_mm_xor_si128(a, d), n)
-#define KL_XOR(a, b) _mm_xor_si128(a, b)
-#define KL_CHI(a, b, c) _mm_ternarylogic_epi64(a, b, c, 0xd2)
-#define KL_RC(a, rc) _mm_xor_si128(a, _mm_set1_epi64x((long long)(rc)))
-#include "keccak_lanes.h"
-#undef KL_V
-#undef KL_N
-#undef KL_NAME
-#undef KL_XOR3
-#undef KL_THETA_D
-#undef KL_XOR_ROL
-#undef KL_XOR
-#undef KL_CHI
-#undef KL_RC
+/* Rho's rotation of each lane (x, y), one vector a row (FIPS 202, Table 2). */
+#define KECCAK_RHO_ROW(a, b, c, d, e) _mm512_setr_epi64(a, b, c, d, e, 0, 0, 0)
+
+/* The elements of a 5x5 transpose (vpermt2q: 0-7 the first register's,
+ * 8-15 the second's). */
+#define KECCAK_IDX(a, b, c, d, e, f, g, h) _mm512_setr_epi64(a, b, c, d, e, f, g, h)
+
+static inline __attribute__((always_inline)) void
+keccak_rows_round_avx512(__m512i *r0, __m512i *r1, __m512i *r2, __m512i *r3,
+                         __m512i *r4, const uint64_t *rc)
+{
+    /* Theta: c[x] the column parities, then every row gets
+     * c[x - 1] ^ rol(c[x + 1], 1). */
+    __m512i c = _mm512_ternarylogic_epi64(
+        _mm512_ternarylogic_epi64(*r0, *r1, *r2, 0x96), *r3, *r4, 0x96);
+    __m512i c_prev = _mm512_permutexvar_epi64(KECCAK_IDX(4, 0, 1, 2, 3, 5, 6, 7), c);
+    __m512i c_next = _mm512_permutexvar_epi64(KECCAK_IDX(1, 2, 3, 4, 0, 5, 6, 7),
+                                              _mm512_rol_epi64(c, 1));
+    /* Rho. */
+    __m512i b0 = _mm512_rolv_epi64(_mm512_ternarylogic_epi64(*r0, c_prev, c_next, 0x96),
+                                   KECCAK_RHO_ROW(0, 1, 62, 28, 27));
+    __m512i b1 = _mm512_rolv_epi64(_mm512_ternarylogic_epi64(*r1, c_prev, c_next, 0x96),
+                                   KECCAK_RHO_ROW(36, 44, 6, 55, 20));
+    __m512i b2 = _mm512_rolv_epi64(_mm512_ternarylogic_epi64(*r2, c_prev, c_next, 0x96),
+                                   KECCAK_RHO_ROW(3, 10, 43, 25, 39));
+    __m512i b3 = _mm512_rolv_epi64(_mm512_ternarylogic_epi64(*r3, c_prev, c_next, 0x96),
+                                   KECCAK_RHO_ROW(41, 45, 15, 21, 8));
+    __m512i b4 = _mm512_rolv_epi64(_mm512_ternarylogic_epi64(*r4, c_prev, c_next, 0x96),
+                                   KECCAK_RHO_ROW(18, 2, 61, 56, 14));
+    /* Pi: new (X, Y) is old (X + 3Y, X). With new row Y = 2j in element j
+     * that is old (X + j, X): row X's elements rotated down by X. */
+    __m512i p0 = b0;
+    __m512i p1 = _mm512_permutexvar_epi64(KECCAK_IDX(1, 2, 3, 4, 0, 5, 6, 7), b1);
+    __m512i p2 = _mm512_permutexvar_epi64(KECCAK_IDX(2, 3, 4, 0, 1, 5, 6, 7), b2);
+    __m512i p3 = _mm512_permutexvar_epi64(KECCAK_IDX(3, 4, 0, 1, 2, 5, 6, 7), b3);
+    __m512i p4 = _mm512_permutexvar_epi64(KECCAK_IDX(4, 0, 1, 2, 3, 5, 6, 7), b4);
+    /* Chi along each row: column X with columns X + 1 and X + 2. Iota
+     * changes lane (0, 0), element 0 (new row 0) of column 0: it is XORed
+     * into that column's own term before chi, where it waits for no
+     * permute, rather than after. */
+    __m512i e0 = _mm512_ternarylogic_epi64(
+        _mm512_xor_si512(p0, _mm512_maskz_loadu_epi64(1, rc)), p1, p2, 0xd2);
+    __m512i e1 = _mm512_ternarylogic_epi64(p1, p2, p3, 0xd2);
+    __m512i e2 = _mm512_ternarylogic_epi64(p2, p3, p4, 0xd2);
+    __m512i e3 = _mm512_ternarylogic_epi64(p3, p4, p0, 0xd2);
+    __m512i e4 = _mm512_ternarylogic_epi64(p4, p0, p1, 0xd2);
+    /* Back to rows: new row Y is element j = 3Y mod 5 of every column.
+     * vpunpck{l,h}qdq pair columns 0-1 and 2-3 (elements 0, 2, 4 and 1,
+     * 3; one cycle, where a cross-lane permute takes three), vpermt2q
+     * joins the pairs and then adds column 4. */
+    __m512i lo01 = _mm512_unpacklo_epi64(e0, e1), hi01 = _mm512_unpackhi_epi64(e0, e1);
+    __m512i lo23 = _mm512_unpacklo_epi64(e2, e3), hi23 = _mm512_unpackhi_epi64(e2, e3);
+    __m512i j02 = _mm512_permutex2var_epi64(lo01, KECCAK_IDX(0, 1, 8, 9, 2, 3, 10, 11), lo23);
+    __m512i j13 = _mm512_permutex2var_epi64(hi01, KECCAK_IDX(0, 1, 8, 9, 2, 3, 10, 11), hi23);
+    __m512i j4 = _mm512_permutex2var_epi64(lo01, KECCAK_IDX(4, 5, 12, 13, 4, 5, 12, 13), lo23);
+    *r0 = _mm512_permutex2var_epi64(j02, KECCAK_IDX(0, 1, 2, 3, 8, 5, 6, 7), e4);
+    *r4 = _mm512_permutex2var_epi64(j02, KECCAK_IDX(4, 5, 6, 7, 10, 5, 6, 7), e4);
+    *r2 = _mm512_permutex2var_epi64(j13, KECCAK_IDX(0, 1, 2, 3, 9, 5, 6, 7), e4);
+    *r1 = _mm512_permutex2var_epi64(j13, KECCAK_IDX(4, 5, 6, 7, 11, 5, 6, 7), e4);
+    *r3 = _mm512_permutex2var_epi64(j4, KECCAK_IDX(0, 1, 2, 3, 12, 5, 6, 7), e4);
+}
+
+/* The rounds on the five rows, kept in named registers rather than an
+ * array across the loop. */
+static inline __attribute__((always_inline)) void
+keccak_rows_rounds_avx512(__m512i row[5], unsigned rounds)
+{
+    __m512i r0 = row[0], r1 = row[1], r2 = row[2], r3 = row[3], r4 = row[4];
+    for (unsigned r = 24 - rounds; r < 24; r++)
+        keccak_rows_round_avx512(&r0, &r1, &r2, &r3, &r4,
+                                 &keccak_round_constants[r]);
+    row[0] = r0, row[1] = r1, row[2] = r2, row[3] = r3, row[4] = r4;
+}
+
+/* Lanes 5y..5y+4 are row y: 40 bytes, read and written masked. */
+static inline __attribute__((always_inline)) void
+keccak_rows_load_avx512(__m512i row[5], const uint64_t state[KECCAK_LANES])
+{
+    for (unsigned y = 0; y < 5; y++)
+        row[y] = _mm512_maskz_loadu_epi64(0x1f, state + 5 * y);
+}
+
+static inline __attribute__((always_inline)) void
+keccak_rows_store_avx512(uint64_t state[KECCAK_LANES], const __m512i row[5])
+{
+    for (unsigned y = 0; y < 5; y++)
+        _mm512_mask_storeu_epi64(state + 5 * y, 0x1f, row[y]);
+}
 
 void keccak_permute_avx512(uint64_t state[KECCAK_LANES], unsigned rounds)
 {
-    __m128i a[KECCAK_LANES];
-    for (unsigned i = 0; i < KECCAK_LANES; i++)
-        a[i] = _mm_cvtsi64_si128((long long)state[i]);
-    keccak_lanes_rounds_x1_avx512(a, rounds);
-    for (unsigned i = 0; i < KECCAK_LANES; i++)
-        state[i] = (uint64_t)_mm_cvtsi128_si64(a[i]);
+    __m512i row[5];
+    keccak_rows_load_avx512(row, state);
+    keccak_rows_rounds_avx512(row, rounds);
+    keccak_rows_store_avx512(state, row);
 }
 
 #define KL_V __m512i
