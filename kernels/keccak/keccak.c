@@ -20,19 +20,21 @@ const uint64_t keccak_round_constants[24] = {
 const keccak_impl keccak_impls[] = {
 #if defined(__x86_64__)
     { { "avx512", CPU_AVX512F | CPU_AVX512VL }, keccak_permute_avx512,
-      keccak_kt_leaves_avx512, 8 },
+      keccak_absorb_blocks_avx512, keccak_kt_leaves_avx512, 8 },
     /* avx2's one state is generic's permutation (keccak_avx2.c says why);
      * its leaves run four at a time. */
-    { { "avx2", CPU_AVX2 }, keccak_permute_generic, keccak_kt_leaves_avx2, 4 },
+    { { "avx2", CPU_AVX2 }, keccak_permute_generic, NULL,
+      keccak_kt_leaves_avx2, 4 },
 #elif defined(__aarch64__)
-    { { "sha3", CPU_ARM_SHA3 | CPU_NEON }, keccak_permute_sha3,
+    { { "sha3", CPU_ARM_SHA3 | CPU_NEON }, keccak_permute_sha3, NULL,
       keccak_kt_leaves_sha3, 2 },
     /* neon's one state is generic's permutation (keccak_neon.c says why);
      * its leaves run two at a time. */
-    { { "neon", CPU_NEON }, keccak_permute_generic, keccak_kt_leaves_neon, 2 },
+    { { "neon", CPU_NEON }, keccak_permute_generic, NULL,
+      keccak_kt_leaves_neon, 2 },
 #endif
-    { { "generic", 0 }, keccak_permute_generic, NULL, 0 },
-    { { NULL, 0 }, NULL, NULL, 0 },
+    { { "generic", 0 }, keccak_permute_generic, NULL, NULL, 0 },
+    { { NULL, 0 }, NULL, NULL, NULL, 0 },
 };
 
 void keccak_init(keccak_sponge *s, const keccak_impl *impl, size_t rate,
@@ -43,6 +45,7 @@ void keccak_init(keccak_sponge *s, const keccak_impl *impl, size_t rate,
     s->pos = 0;
     s->rounds = rounds;
     s->permute = impl->permute;
+    s->absorb_blocks = impl->absorb_blocks;
 }
 
 static void xor_byte(keccak_sponge *s, size_t i, uint8_t b)
@@ -53,6 +56,14 @@ static void xor_byte(keccak_sponge *s, size_t i, uint8_t b)
 void keccak_absorb(keccak_sponge *s, const uint8_t *in, size_t len)
 {
     while (len) {
+        /* Whole blocks from a block's start, where the row can keep the
+         * state in registers across them. */
+        if (s->absorb_blocks && s->pos == 0 && len >= s->rate) {
+            size_t blocks = len / s->rate;
+            s->absorb_blocks(s->a, in, blocks, s->rate, s->rounds);
+            in += blocks * s->rate, len -= blocks * s->rate;
+            continue;
+        }
         /* Whole lanes where the position and the rest allow. */
         while (s->pos % 8 == 0 && len >= 8 && s->pos + 8 <= s->rate) {
             uint64_t w = 0;

@@ -26,6 +26,14 @@
  * little-endian): 24 is Keccak-f itself, 12 TurboSHAKE's. */
 typedef void keccak_permute_fn(uint64_t a[KECCAK_LANES], unsigned rounds);
 
+/* `blocks` whole blocks of `rate` bytes at in, each XORed into the lanes
+ * and followed by the permutation: for a row that keeps the state in
+ * registers across blocks rather than loading and storing it around each
+ * permutation. */
+typedef void keccak_absorb_blocks_fn(uint64_t a[KECCAK_LANES],
+                                     const uint8_t *in, size_t blocks,
+                                     size_t rate, unsigned rounds);
+
 /* KangarooTwelve's leaf step on `lanes` whole 8192-byte leaves side by
  * side, at in, in + 8192, ...: each one's chaining value (32 bytes for
  * security 128, 64 for 256), one after another at cv. */
@@ -37,6 +45,9 @@ typedef void keccak_leaves_fn(const uint8_t *in, unsigned security,
 typedef struct keccak_impl {
     isa_variant v;
     keccak_permute_fn *permute;
+    /* NULL where the row has none (the sponge then XORs lanes in C and
+     * calls permute block by block). */
+    keccak_absorb_blocks_fn *absorb_blocks;
     /* The multi-state form for KangarooTwelve's leaves, `lanes` at a time;
      * NULL where the row has none (leaves go one by one through permute). */
     keccak_leaves_fn *leaves;
@@ -49,6 +60,7 @@ extern const keccak_impl keccak_impls[];
 keccak_permute_fn keccak_permute_generic;
 #if defined(__x86_64__)
 keccak_permute_fn keccak_permute_avx512;
+keccak_absorb_blocks_fn keccak_absorb_blocks_avx512;
 keccak_leaves_fn keccak_kt_leaves_avx512, keccak_kt_leaves_avx2;
 #elif defined(__aarch64__)
 keccak_permute_fn keccak_permute_sha3;
@@ -64,6 +76,7 @@ typedef struct keccak_sponge {
     size_t pos;  /* the next byte of the rate */
     unsigned rounds;
     keccak_permute_fn *permute;
+    keccak_absorb_blocks_fn *absorb_blocks;
 } keccak_sponge;
 
 void keccak_init(keccak_sponge *s, const keccak_impl *impl, size_t rate,

@@ -78,39 +78,81 @@ keccak_rows_round_avx512(__m512i *r0, __m512i *r1, __m512i *r2, __m512i *r3,
     *r3 = _mm512_permutex2var_epi64(j4, KECCAK_IDX(0, 1, 2, 3, 12, 5, 6, 7), e4);
 }
 
-/* The rounds on the five rows, kept in named registers rather than an
- * array across the loop. */
+/* The rounds on the five rows, which callers keep in named variables (as
+ * an array, absorb's were stored to the stack after every block). */
 static inline __attribute__((always_inline)) void
-keccak_rows_rounds_avx512(__m512i row[5], unsigned rounds)
+keccak_rows_rounds_avx512(__m512i *r0, __m512i *r1, __m512i *r2, __m512i *r3,
+                          __m512i *r4, unsigned rounds)
 {
-    __m512i r0 = row[0], r1 = row[1], r2 = row[2], r3 = row[3], r4 = row[4];
     for (unsigned r = 24 - rounds; r < 24; r++)
-        keccak_rows_round_avx512(&r0, &r1, &r2, &r3, &r4,
-                                 &keccak_round_constants[r]);
-    row[0] = r0, row[1] = r1, row[2] = r2, row[3] = r3, row[4] = r4;
+        keccak_rows_round_avx512(r0, r1, r2, r3, r4, &keccak_round_constants[r]);
 }
 
 /* Lanes 5y..5y+4 are row y: 40 bytes, read and written masked. */
+#define KECCAK_ROW_MASK 0x1f
+
 static inline __attribute__((always_inline)) void
-keccak_rows_load_avx512(__m512i row[5], const uint64_t state[KECCAK_LANES])
+keccak_rows_load_avx512(const uint64_t state[KECCAK_LANES], __m512i *r0,
+                        __m512i *r1, __m512i *r2, __m512i *r3, __m512i *r4)
 {
-    for (unsigned y = 0; y < 5; y++)
-        row[y] = _mm512_maskz_loadu_epi64(0x1f, state + 5 * y);
+    *r0 = _mm512_maskz_loadu_epi64(KECCAK_ROW_MASK, state);
+    *r1 = _mm512_maskz_loadu_epi64(KECCAK_ROW_MASK, state + 5);
+    *r2 = _mm512_maskz_loadu_epi64(KECCAK_ROW_MASK, state + 10);
+    *r3 = _mm512_maskz_loadu_epi64(KECCAK_ROW_MASK, state + 15);
+    *r4 = _mm512_maskz_loadu_epi64(KECCAK_ROW_MASK, state + 20);
 }
 
 static inline __attribute__((always_inline)) void
-keccak_rows_store_avx512(uint64_t state[KECCAK_LANES], const __m512i row[5])
+keccak_rows_store_avx512(uint64_t state[KECCAK_LANES], __m512i r0, __m512i r1,
+                         __m512i r2, __m512i r3, __m512i r4)
 {
-    for (unsigned y = 0; y < 5; y++)
-        _mm512_mask_storeu_epi64(state + 5 * y, 0x1f, row[y]);
+    _mm512_mask_storeu_epi64(state, KECCAK_ROW_MASK, r0);
+    _mm512_mask_storeu_epi64(state + 5, KECCAK_ROW_MASK, r1);
+    _mm512_mask_storeu_epi64(state + 10, KECCAK_ROW_MASK, r2);
+    _mm512_mask_storeu_epi64(state + 15, KECCAK_ROW_MASK, r3);
+    _mm512_mask_storeu_epi64(state + 20, KECCAK_ROW_MASK, r4);
 }
 
 void keccak_permute_avx512(uint64_t state[KECCAK_LANES], unsigned rounds)
 {
-    __m512i row[5];
-    keccak_rows_load_avx512(row, state);
-    keccak_rows_rounds_avx512(row, rounds);
-    keccak_rows_store_avx512(state, row);
+    __m512i r0, r1, r2, r3, r4;
+    keccak_rows_load_avx512(state, &r0, &r1, &r2, &r3, &r4);
+    keccak_rows_rounds_avx512(&r0, &r1, &r2, &r3, &r4, rounds);
+    keccak_rows_store_avx512(state, r0, r1, r2, r3, r4);
+}
+
+/* Row y's elements that lie in the rate's first `lanes` lanes. */
+static __mmask8 keccak_rate_mask_avx512(size_t lanes, unsigned y)
+{
+    if (lanes <= 5 * y)
+        return 0;
+    return lanes - 5 * y >= 5 ? KECCAK_ROW_MASK
+                              : (__mmask8)((1u << (lanes - 5 * y)) - 1);
+}
+
+/* The state stays in the five rows across the blocks: each block is XORed
+ * in with one masked load a row, which reads the rate's bytes and no more
+ * (masked-off elements do not fault). */
+void keccak_absorb_blocks_avx512(uint64_t state[KECCAK_LANES],
+                                 const uint8_t *in, size_t blocks,
+                                 size_t rate, unsigned rounds)
+{
+    __mmask8 m0 = keccak_rate_mask_avx512(rate / 8, 0),
+             m1 = keccak_rate_mask_avx512(rate / 8, 1),
+             m2 = keccak_rate_mask_avx512(rate / 8, 2),
+             m3 = keccak_rate_mask_avx512(rate / 8, 3),
+             m4 = keccak_rate_mask_avx512(rate / 8, 4);
+    __m512i r0, r1, r2, r3, r4;
+    keccak_rows_load_avx512(state, &r0, &r1, &r2, &r3, &r4);
+    for (; blocks; blocks--, in += rate) {
+        r0 = _mm512_xor_si512(r0, _mm512_maskz_loadu_epi64(m0, in));
+        r1 = _mm512_xor_si512(r1, _mm512_maskz_loadu_epi64(m1, in + 40));
+        r2 = _mm512_xor_si512(r2, _mm512_maskz_loadu_epi64(m2, in + 80));
+        r3 = _mm512_xor_si512(r3, _mm512_maskz_loadu_epi64(m3, in + 120));
+        r4 = _mm512_xor_si512(r4, _mm512_maskz_loadu_epi64(m4, in + 160));
+        keccak_rows_rounds_avx512(&r0, &r1, &r2, &r3, &r4, rounds);
+    }
+    keccak_rows_store_avx512(state, r0, r1, r2, r3, r4);
 }
 
 #define KL_V __m512i
