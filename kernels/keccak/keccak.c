@@ -98,8 +98,18 @@ void keccak_squeeze(keccak_sponge *s, uint8_t *out, size_t len)
             s->permute(s->a, s->rounds);
             s->pos = 0;
         }
-        *out++ = (uint8_t)(s->a[s->pos / 8] >> (8 * (s->pos % 8)));
-        s->pos++, len--;
+        /* Whole lanes where the position and the rest allow, as absorb
+         * reads them, rather than a turn of the loop a byte. */
+        while (s->pos % 8 == 0 && len >= 8 && s->pos + 8 <= s->rate) {
+            uint64_t w = s->a[s->pos / 8];
+            for (unsigned i = 0; i < 8; i++)
+                out[i] = (uint8_t)(w >> (8 * i));
+            s->pos += 8, out += 8, len -= 8;
+        }
+        if (len && s->pos < s->rate) {
+            *out++ = (uint8_t)(s->a[s->pos / 8] >> (8 * (s->pos % 8)));
+            s->pos++, len--;
+        }
     }
 }
 
