@@ -1,13 +1,13 @@
 /* Keccak-p[1600] with AVX-512. One state is five zmm registers, one row
  * each (the five lanes of a y, lane x in element x; elements 5-7 are
- * carried but never stored), so that theta's column parities are two
+ * never stored), so that theta's column parities are two
  * vpternlogq for all five columns and rho is one vprolvq a row. Pi moves
  * lane (x, y) to (y, 2x + 3y): new column X is old row X reordered, so
  * rotating row X's elements by X (vpermq) gives the new state by columns,
  * element j of every register holding new row 2j mod 5. Chi runs along a
  * row, so on columns it is five vpternlogq of whole registers with no lane
  * moves; a 5x5 transpose (vpunpck*qdq, vpermt2q) then gives back rows for
- * the next theta. A round is 37 vector instructions, 17 of them lane moves
+ * the next theta. A round is 35 vector instructions, 15 of them lane moves
  * (port 5 on Intel), where one lane per xmm register took about 95; the
  * round is a chain, one state having no other work to overlap it with.
  * KangarooTwelve's leaves run eight at a time, one state per 64-bit
@@ -16,12 +16,17 @@
 
 #include "keccak.h"
 
-/* Rho's rotation of each lane (x, y), one vector a row (FIPS 202, Table 2). */
-#define KECCAK_RHO_ROW(a, b, c, d, e) _mm512_setr_epi64(a, b, c, d, e, 0, 0, 0)
-
-/* The elements of a 5x5 transpose (vpermt2q: 0-7 the first register's,
- * 8-15 the second's). */
+/* Elements 5-7 of row 0 copy its elements 1, 3 and 0 (KECCAK_ROW0_SPARE),
+ * and the permutes below carry that through pi and chi to column 4, whose
+ * elements 5-7 then fill the spare places of the transpose's first step:
+ * three of the five rows are whole after its second step. The other rows'
+ * elements 5-7 are never read. */
 #define KECCAK_IDX(a, b, c, d, e, f, g, h) _mm512_setr_epi64(a, b, c, d, e, f, g, h)
+#define KECCAK_ROW0_SPARE KECCAK_IDX(0, 1, 2, 3, 4, 1, 3, 0)
+
+/* Rho's rotation of each lane (x, y), one vector a row (FIPS 202, Table 2);
+ * row 0's elements 5-7 as its 1, 3 and 0. */
+#define KECCAK_RHO_ROW(a, b, c, d, e) _mm512_setr_epi64(a, b, c, d, e, b, d, a)
 
 static inline __attribute__((always_inline)) void
 keccak_rows_round_avx512(__m512i *r0, __m512i *r1, __m512i *r2, __m512i *r3,
@@ -31,8 +36,8 @@ keccak_rows_round_avx512(__m512i *r0, __m512i *r1, __m512i *r2, __m512i *r3,
      * c[x - 1] ^ rol(c[x + 1], 1). */
     __m512i c = _mm512_ternarylogic_epi64(
         _mm512_ternarylogic_epi64(*r0, *r1, *r2, 0x96), *r3, *r4, 0x96);
-    __m512i c_prev = _mm512_permutexvar_epi64(KECCAK_IDX(4, 0, 1, 2, 3, 5, 6, 7), c);
-    __m512i c_next = _mm512_permutexvar_epi64(KECCAK_IDX(1, 2, 3, 4, 0, 5, 6, 7),
+    __m512i c_prev = _mm512_permutexvar_epi64(KECCAK_IDX(4, 0, 1, 2, 3, 0, 2, 4), c);
+    __m512i c_next = _mm512_permutexvar_epi64(KECCAK_IDX(1, 2, 3, 4, 0, 2, 4, 1),
                                               _mm512_rol_epi64(c, 1));
     /* Rho. */
     __m512i b0 = _mm512_rolv_epi64(_mm512_ternarylogic_epi64(*r0, c_prev, c_next, 0x96),
@@ -46,16 +51,18 @@ keccak_rows_round_avx512(__m512i *r0, __m512i *r1, __m512i *r2, __m512i *r3,
     __m512i b4 = _mm512_rolv_epi64(_mm512_ternarylogic_epi64(*r4, c_prev, c_next, 0x96),
                                    KECCAK_RHO_ROW(18, 2, 61, 56, 14));
     /* Pi: new (X, Y) is old (X + 3Y, X). With new row Y = 2j in element j
-     * that is old (X + j, X): row X's elements rotated down by X. */
+     * that is old (X + j, X): row X's elements rotated down by X (and
+     * elements 5-7 as 1, 3 and 0, like row 0's). */
     __m512i p0 = b0;
-    __m512i p1 = _mm512_permutexvar_epi64(KECCAK_IDX(1, 2, 3, 4, 0, 5, 6, 7), b1);
-    __m512i p2 = _mm512_permutexvar_epi64(KECCAK_IDX(2, 3, 4, 0, 1, 5, 6, 7), b2);
-    __m512i p3 = _mm512_permutexvar_epi64(KECCAK_IDX(3, 4, 0, 1, 2, 5, 6, 7), b3);
-    __m512i p4 = _mm512_permutexvar_epi64(KECCAK_IDX(4, 0, 1, 2, 3, 5, 6, 7), b4);
+    __m512i p1 = _mm512_permutexvar_epi64(KECCAK_IDX(1, 2, 3, 4, 0, 2, 4, 1), b1);
+    __m512i p2 = _mm512_permutexvar_epi64(KECCAK_IDX(2, 3, 4, 0, 1, 3, 0, 2), b2);
+    __m512i p3 = _mm512_permutexvar_epi64(KECCAK_IDX(3, 4, 0, 1, 2, 4, 1, 3), b3);
+    __m512i p4 = _mm512_permutexvar_epi64(KECCAK_IDX(4, 0, 1, 2, 3, 0, 2, 4), b4);
     /* Chi along each row: column X with columns X + 1 and X + 2. Iota
      * changes lane (0, 0), element 0 (new row 0) of column 0: it is XORed
      * into that column's own term before chi, where it waits for no
-     * permute, rather than after. */
+     * permute, rather than after (column 0's element 7 then misses it:
+     * it is never read). */
     __m512i e0 = _mm512_ternarylogic_epi64(
         _mm512_xor_si512(p0, _mm512_maskz_loadu_epi64(1, rc)), p1, p2, 0xd2);
     __m512i e1 = _mm512_ternarylogic_epi64(p1, p2, p3, 0xd2);
@@ -63,20 +70,22 @@ keccak_rows_round_avx512(__m512i *r0, __m512i *r1, __m512i *r2, __m512i *r3,
     __m512i e3 = _mm512_ternarylogic_epi64(p3, p4, p0, 0xd2);
     __m512i e4 = _mm512_ternarylogic_epi64(p4, p0, p1, 0xd2);
     /* Back to rows: new row Y is element j = 3Y mod 5 of every column.
-     * vpunpck{l,h}qdq pair columns 0-1 and 2-3 (elements 0, 2, 4 and 1,
-     * 3; one cycle, where a cross-lane permute takes three), vpermt2q
-     * joins the pairs and then adds column 4. */
+     * vpunpck{l,h}qdq pair columns 0-1 and 2-3 (elements 0, 2, 4 and 1, 3;
+     * one cycle, where a cross-lane permute takes three); column 2-3's
+     * pairs keep column 4's elements in their unused places: 6 and 7 (its
+     * elements 3 and 0) after the even elements, 4-7 (its 4, 1, 3, 0)
+     * after the odd. */
     __m512i lo01 = _mm512_unpacklo_epi64(e0, e1), hi01 = _mm512_unpackhi_epi64(e0, e1);
-    __m512i lo23 = _mm512_unpacklo_epi64(e2, e3), hi23 = _mm512_unpackhi_epi64(e2, e3);
-    __m512i j02 = _mm512_permutex2var_epi64(lo01, KECCAK_IDX(0, 1, 8, 9, 2, 3, 10, 11), lo23);
-    __m512i j13 = _mm512_permutex2var_epi64(hi01, KECCAK_IDX(0, 1, 8, 9, 2, 3, 10, 11), hi23);
-    __m512i j4 = _mm512_permutex2var_epi64(lo01, KECCAK_IDX(4, 5, 12, 13, 4, 5, 12, 13), lo23);
-    *r0 = _mm512_permutex2var_epi64(j02, KECCAK_IDX(0, 1, 2, 3, 8, 5, 6, 7), e4);
-    *r4 = _mm512_permutex2var_epi64(j02, KECCAK_IDX(4, 5, 6, 7, 10, 5, 6, 7), e4);
-    *r2 = _mm512_permutex2var_epi64(j13, KECCAK_IDX(0, 1, 2, 3, 9, 5, 6, 7), e4);
-    *r1 = _mm512_permutex2var_epi64(j13, KECCAK_IDX(4, 5, 6, 7, 11, 5, 6, 7), e4);
-    /* Element 4 of column 4 is in place already: a blend, not a move. */
-    *r3 = _mm512_mask_blend_epi64(0x10, j4, e4);
+    __m512i lo23 = _mm512_mask_unpacklo_epi64(e4, 0x3f, e2, e3);
+    __m512i hi23 = _mm512_mask_unpackhi_epi64(e4, 0x0f, e2, e3);
+    *r0 = _mm512_permutex2var_epi64(lo01, KECCAK_IDX(0, 1, 8, 9, 15, 1, 9, 0), lo23);
+    *r2 = _mm512_permutex2var_epi64(hi01, KECCAK_IDX(0, 1, 8, 9, 13, 1, 9, 0), hi23);
+    *r1 = _mm512_permutex2var_epi64(hi01, KECCAK_IDX(2, 3, 10, 11, 14, 3, 11, 2), hi23);
+    /* Elements 4 then 2 of columns 0-3; column 4's element 4 is in place
+     * for row 3 (a blend), its element 2 is not for row 4. */
+    __m512i j42 = _mm512_permutex2var_epi64(lo01, KECCAK_IDX(4, 5, 12, 13, 2, 3, 10, 11), lo23);
+    *r3 = _mm512_mask_blend_epi64(0x10, j42, e4);
+    *r4 = _mm512_permutex2var_epi64(j42, KECCAK_IDX(4, 5, 6, 7, 10, 5, 6, 7), e4);
 }
 
 /* The rounds on the five rows, which callers keep in named variables (as
@@ -96,7 +105,8 @@ static inline __attribute__((always_inline)) void
 keccak_rows_load_avx512(const uint64_t state[KECCAK_LANES], __m512i *r0,
                         __m512i *r1, __m512i *r2, __m512i *r3, __m512i *r4)
 {
-    *r0 = _mm512_maskz_loadu_epi64(KECCAK_ROW_MASK, state);
+    *r0 = _mm512_permutexvar_epi64(KECCAK_ROW0_SPARE,
+                                   _mm512_maskz_loadu_epi64(KECCAK_ROW_MASK, state));
     *r1 = _mm512_maskz_loadu_epi64(KECCAK_ROW_MASK, state + 5);
     *r2 = _mm512_maskz_loadu_epi64(KECCAK_ROW_MASK, state + 10);
     *r3 = _mm512_maskz_loadu_epi64(KECCAK_ROW_MASK, state + 15);
@@ -133,7 +143,8 @@ static __mmask8 keccak_rate_mask_avx512(size_t lanes, unsigned y)
 
 /* The state stays in the five rows across the blocks: each block is XORed
  * in with one masked load a row, which reads the rate's bytes and no more
- * (masked-off elements do not fault). */
+ * (masked-off elements do not fault), row 0's spread to its spare elements
+ * as the state's is. */
 void keccak_absorb_blocks_avx512(uint64_t state[KECCAK_LANES],
                                  const uint8_t *in, size_t blocks,
                                  size_t rate, unsigned rounds)
@@ -146,7 +157,9 @@ void keccak_absorb_blocks_avx512(uint64_t state[KECCAK_LANES],
     __m512i r0, r1, r2, r3, r4;
     keccak_rows_load_avx512(state, &r0, &r1, &r2, &r3, &r4);
     for (; blocks; blocks--, in += rate) {
-        r0 = _mm512_xor_si512(r0, _mm512_maskz_loadu_epi64(m0, in));
+        r0 = _mm512_xor_si512(r0, _mm512_permutexvar_epi64(
+                                      KECCAK_ROW0_SPARE,
+                                      _mm512_maskz_loadu_epi64(m0, in)));
         r1 = _mm512_xor_si512(r1, _mm512_maskz_loadu_epi64(m1, in + 40));
         r2 = _mm512_xor_si512(r2, _mm512_maskz_loadu_epi64(m2, in + 80));
         r3 = _mm512_xor_si512(r3, _mm512_maskz_loadu_epi64(m3, in + 120));
