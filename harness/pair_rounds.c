@@ -10,6 +10,7 @@
 
 void pair_rounds_init(pair_rounds *p, unsigned rounds)
 {
+    /* the arrays' bound (--pair-rounds is refused beyond it already) */
     *p = (pair_rounds){ .rounds = rounds > PAIR_ROUNDS_MAX ? PAIR_ROUNDS_MAX
                                                            : rounds };
 }
@@ -41,7 +42,8 @@ size_t pair_rounds_sizes(const size_t *sizes, size_t n,
         double distance = INFINITY;
         for (size_t i = 0; i < n; i++) {
             double d = fabs(log((double)sizes[i] / (double)wanted[w]));
-            /* the smaller of two as near */
+            /* ties to the smaller, as the summary's nearest_sizes
+             * (peers.py) breaks them */
             if (d < distance || (d == distance && sizes[i] < best)) {
                 distance = d;
                 best = sizes[i];
@@ -101,6 +103,11 @@ static void run_round(pair_rounds *p, unsigned round)
         e->measured[round] =
             timed_kernel_pair(e->side, e->len, &c, &e->result[round]) == 0;
         e->seconds[round] = (double)(timer_start() - pair_start) / tsc_hz;
+        if (!e->measured[round])
+            fprintf(stderr, "pair round %u: %s@%s against %s at %zu B left "
+                    "out: out of memory for its buffers or samples\n",
+                    round + 1, e->side[0].k->name, e->side[0].v->isa,
+                    e->side[1].k->name, e->len);
     }
 }
 
