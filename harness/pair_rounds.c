@@ -94,9 +94,9 @@ static void run_round(pair_rounds *p, unsigned round)
     paired_config c = paired_default_config(tsc_hz, PAIR_ROUND_SECONDS);
     uint64_t t0 = timer_start();
     p->at[round] = (double)(t0 - p->start) / tsc_hz;
-    fprintf(stderr, "pair round %u/%u: %zu pairs of ours and a peer in "
+    fprintf(stderr, "pair round %u/%u: %zu pair%s of ours and a peer in "
             "turn, about %.1f s\n", round + 1, p->rounds, p->n,
-            pair_rounds_seconds(1, p->n));
+            p->n == 1 ? "" : "s", pair_rounds_seconds(1, p->n));
     for (size_t i = 0; i < p->n; i++) {
         pair_entry *e = &p->pairs[i];
         uint64_t pair_start = timer_start();
