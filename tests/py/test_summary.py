@@ -1,8 +1,11 @@
 """The bench summary's same-moment section (tools/cyclebench/summary.py,
 peers.same_moment) on two real runs with pair rounds: per pair the median
 of the rounds' ratios and their range, computed here from the raw JSON,
-and the issue's words exactly where the range crosses 1.0. Nothing here
-runs a benchmark. Run: PYTHONPATH=tools /usr/bin/python3 -m pytest
+and the issue's words exactly where the range crosses 1.0. And its
+two-speed benchmarks (two_speed_lines): one whose blocks the sampler found
+at two speeds (harness/sampler.c, sampler_two_levels) is named with both
+levels and the faster's share, as its JSON has them; one at one speed, or
+from a build before the field, is not. Nothing here runs a benchmark. Run: PYTHONPATH=tools /usr/bin/python3 -m pytest
 tests/py/test_summary.py
 """
 import json
@@ -14,6 +17,7 @@ import sys
 import pytest
 
 from cyclebench import results
+from cyclebench.units import sig3
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOOLS = os.path.join(ROOT, "tools")
@@ -24,6 +28,10 @@ STEADY = os.path.join(FIXTURES, "pair-rounds-steady.json")
 CROSSING = os.path.join(FIXTURES, "pair-rounds-crossing.json")
 NO_ROUNDS = os.path.join(FIXTURES, "report.json")
 WORDS = "the winner depends on the host's state here"
+# Two recorded runs of aes128-xts@ssse3: one at two speeds, one at one.
+TWO_SPEEDS = os.path.join(FIXTURES, "two-speeds.json")
+ONE_SPEED = os.path.join(FIXTURES, "one-speed.json")
+TWO_SPEEDS_HEAD = "ran at two speeds"
 
 
 def summary(path, out):
@@ -133,3 +141,42 @@ def test_malformed_pair_rounds_are_bad_input(tmp_path, rounds):
         done.returncode, done.stderr)
     assert "pair_rounds" in done.stderr and not done.stdout
     assert not list(tmp_path.glob("*.summary.md"))
+
+
+def summary_texts(path, out):
+    """The summary's text and its Markdown file."""
+    done = summary(path, out)
+    assert done.returncode == 0, done.stderr
+    with open(os.path.join(out, "latest.summary.md"), encoding="utf-8") as f:
+        return done.stdout, f.read()
+
+
+def benchmarks(path):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)["benchmarks"]
+
+
+def test_each_two_speed_benchmark_is_named_with_its_levels(tmp_path):
+    found = [b for b in benchmarks(TWO_SPEEDS) if b.get("two_levels")]
+    assert found, "the fixture has no two-speed benchmark"
+    text, markdown = summary_texts(TWO_SPEEDS, tmp_path)
+    for b in found:
+        low = b["level_low_tsc_cycles_per_byte"]
+        high = b["level_high_tsc_cycles_per_byte"]
+        assert low < b["tsc_cycles_per_byte"] < high
+        words = (f"{b['name']}: {sig3(low)} "
+                 f"({b['level_low_share']:.0%}) and {sig3(high)}")
+        assert words in text, text
+        assert words in markdown, markdown
+    head = [line for line in text.splitlines() if TWO_SPEEDS_HEAD in line]
+    assert len(head) == 1 and head[0].startswith(f"{len(found)} benchmarks")
+
+
+def test_one_speed_and_older_results_name_none(tmp_path):
+    assert benchmarks(ONE_SPEED) and all(b.get("two_levels") == 0
+                                         for b in benchmarks(ONE_SPEED))
+    assert all("two_levels" not in b for b in benchmarks(NO_ROUNDS))
+    for path in (ONE_SPEED, NO_ROUNDS):
+        text, markdown = summary_texts(path,
+                                       tmp_path / os.path.basename(path))
+        assert TWO_SPEEDS_HEAD not in text and TWO_SPEEDS_HEAD not in markdown
