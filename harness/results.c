@@ -34,6 +34,10 @@ void results_add_context(const results_context *c)
     gb_add_context("cpu_model", cpu_model_name());
     gb_add_context("cpu_features", cpu_feature_names());
     gb_add_context("arch", cpu_arch());
+    /* Kernels that choose a narrower AVX-512 layout on such a core
+     * (docs/kernels.md) ran that one. */
+    if (cpu_zmm_halves())
+        gb_add_context("zmm_halves", "true");
     /* Which counter the tsc_* fields count: "tsc" on x86-64, "cntvct"
      * (the generic timer, at tsc_hz) on aarch64 (docs/arm64.md). */
     gb_add_context("timer_clock", TIMER_CLOCK);

@@ -260,6 +260,25 @@ const char *cpu_model_name(void)
     return model;
 }
 
+int cpu_zmm_halves(void)
+{
+    static int known, halves;
+    if (known)
+        return halves;
+    unsigned a, b, c, d;
+    __cpuid(0, a, b, c, d);
+    /* "AuthenticAMD" in EBX, EDX, ECX; the family is the base field plus
+     * the extended one where the base is 0xf. */
+    int amd = b == 0x68747541u && d == 0x69746e65u && c == 0x444d4163u;
+    __cpuid(1, a, b, c, d);
+    unsigned family = (a >> 8) & 0xf;
+    if (family == 0xf)
+        family += (a >> 20) & 0xff;
+    halves = amd && family == 0x19 && cpu_supports(CPU_AVX512F);
+    known = 1;
+    return halves;
+}
+
 void cpu_clear_upper_state(void)
 {
     /* The assembler takes the instruction without -mavx; the check keeps a
@@ -321,6 +340,11 @@ const char *cpu_model_name(void)
                  "aarch64 implementer 0x%02x part 0x%03x (MIDR 0x%08llx)",
                  implementer, part, (unsigned long long)midr);
     return model;
+}
+
+int cpu_zmm_halves(void)
+{
+    return 0;
 }
 
 void cpu_clear_upper_state(void)

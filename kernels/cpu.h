@@ -88,6 +88,14 @@ void cpu_describe(uint32_t mask, char *buf, size_t len);
  * /proc/cpuinfo. */
 const char *cpu_model_name(void);
 
+/* Nonzero on a core that executes each 512-bit vector operation as two
+ * 256-bit halves: AMD family 19h (Zen 4), by AMD's Software Optimization
+ * Guide for that family. Its zmm lane moves cost more than the narrower
+ * forms' (vpermq over a zmm runs as several operations), so a kernel whose
+ * AVX-512 code has a narrower layout of its own may choose it there. 0 on
+ * every other core, and on aarch64. */
+int cpu_zmm_halves(void);
+
 /* Clear the upper halves of the vector registers (vzeroupper) where the CPU
  * has AVX; a no-op elsewhere (aarch64 has no such state). Code that returns with them dirty (OpenSSL's
  * ChaCha20-Poly1305 does) makes every SSE instruction after it pay for a

@@ -61,6 +61,12 @@ keccak_permute_fn keccak_permute_generic;
 #if defined(__x86_64__)
 keccak_permute_fn keccak_permute_avx512;
 keccak_absorb_blocks_fn keccak_absorb_blocks_avx512;
+/* The avx512 row's two one-state layouts, which its functions above choose
+ * between by the core (keccak_avx512.c): five zmm rows, and one lane per
+ * xmm register. Each is tested on every AVX-512 CPU. */
+keccak_permute_fn keccak_permute_avx512_rows, keccak_permute_avx512_lanes;
+keccak_absorb_blocks_fn keccak_absorb_blocks_avx512_rows,
+    keccak_absorb_blocks_avx512_lanes;
 keccak_leaves_fn keccak_kt_leaves_avx512, keccak_kt_leaves_avx2;
 #elif defined(__aarch64__)
 keccak_permute_fn keccak_permute_sha3;

@@ -10,6 +10,12 @@
  * the next theta. A round is 35 vector instructions, 15 of them lane moves
  * (port 5 on Intel), where one lane per xmm register took about 95; the
  * round is a chain, one state having no other work to overlap it with.
+ * On a core that splits every zmm operation into two 256-bit halves
+ * (cpu_zmm_halves: AMD Zen 4) those lane moves cost several operations
+ * each, and one lane per xmm register (every three-input XOR and chi's
+ * a ^ (~b & c) one vpternlogq, every rotation one vprolq, 32 registers
+ * holding the state and theta's parities) is the faster of the two: the
+ * row's functions choose it there.
  * KangarooTwelve's leaves run eight at a time, one state per 64-bit
  * element of a zmm (keccak_lanes.h has those rounds). */
 #include <immintrin.h>
@@ -124,7 +130,7 @@ keccak_rows_store_avx512(uint64_t state[KECCAK_LANES], __m512i r0, __m512i r1,
     _mm512_mask_storeu_epi64(state + 20, KECCAK_ROW_MASK, r4);
 }
 
-void keccak_permute_avx512(uint64_t state[KECCAK_LANES], unsigned rounds)
+void keccak_permute_avx512_rows(uint64_t state[KECCAK_LANES], unsigned rounds)
 {
     __m512i r0, r1, r2, r3, r4;
     keccak_rows_load_avx512(state, &r0, &r1, &r2, &r3, &r4);
@@ -145,9 +151,9 @@ static __mmask8 keccak_rate_mask_avx512(size_t lanes, unsigned y)
  * in with one masked load a row, which reads the rate's bytes and no more
  * (masked-off elements do not fault), row 0's spread to its spare elements
  * as the state's is. */
-void keccak_absorb_blocks_avx512(uint64_t state[KECCAK_LANES],
-                                 const uint8_t *in, size_t blocks,
-                                 size_t rate, unsigned rounds)
+void keccak_absorb_blocks_avx512_rows(uint64_t state[KECCAK_LANES],
+                                      const uint8_t *in, size_t blocks,
+                                      size_t rate, unsigned rounds)
 {
     __mmask8 m0 = keccak_rate_mask_avx512(rate / 8, 0),
              m1 = keccak_rate_mask_avx512(rate / 8, 1),
@@ -167,6 +173,75 @@ void keccak_absorb_blocks_avx512(uint64_t state[KECCAK_LANES],
         keccak_rows_rounds_avx512(&r0, &r1, &r2, &r3, &r4, rounds);
     }
     keccak_rows_store_avx512(state, r0, r1, r2, r3, r4);
+}
+
+/* One lane per xmm register. */
+#define KL_V __m128i
+#define KL_N 1
+#define KL_NAME(f) f##_x1_avx512
+#define KL_XOR3(a, b, c) _mm_ternarylogic_epi64(a, b, c, 0x96)
+#define KL_THETA_D(p, q) _mm_xor_si128(p, _mm_rol_epi64(q, 1))
+#define KL_XOR_ROL(a, d, n) _mm_rol_epi64(_mm_xor_si128(a, d), n)
+#define KL_XOR(a, b) _mm_xor_si128(a, b)
+#define KL_CHI(a, b, c) _mm_ternarylogic_epi64(a, b, c, 0xd2)
+#define KL_RC(a, rc) _mm_xor_si128(a, _mm_set1_epi64x((long long)(rc)))
+#include "keccak_lanes.h"
+#undef KL_V
+#undef KL_N
+#undef KL_NAME
+#undef KL_XOR3
+#undef KL_THETA_D
+#undef KL_XOR_ROL
+#undef KL_XOR
+#undef KL_CHI
+#undef KL_RC
+
+void keccak_permute_avx512_lanes(uint64_t state[KECCAK_LANES], unsigned rounds)
+{
+    __m128i a[KECCAK_LANES];
+    for (unsigned i = 0; i < KECCAK_LANES; i++)
+        a[i] = _mm_cvtsi64_si128((long long)state[i]);
+    keccak_lanes_rounds_x1_avx512(a, rounds);
+    for (unsigned i = 0; i < KECCAK_LANES; i++)
+        state[i] = (uint64_t)_mm_cvtsi128_si64(a[i]);
+}
+
+/* The lanes stay in registers across the blocks; each block's words are
+ * XORed into the first rate / 8 of them. */
+void keccak_absorb_blocks_avx512_lanes(uint64_t state[KECCAK_LANES],
+                                       const uint8_t *in, size_t blocks,
+                                       size_t rate, unsigned rounds)
+{
+    __m128i a[KECCAK_LANES];
+    for (unsigned i = 0; i < KECCAK_LANES; i++)
+        a[i] = _mm_cvtsi64_si128((long long)state[i]);
+    for (; blocks; blocks--, in += rate) {
+        for (size_t i = 0; i < rate / 8; i++)
+            a[i] = _mm_xor_si128(a[i], _mm_loadl_epi64((const void *)(in + 8 * i)));
+        keccak_lanes_rounds_x1_avx512(a, rounds);
+    }
+    for (unsigned i = 0; i < KECCAK_LANES; i++)
+        state[i] = (uint64_t)_mm_cvtsi128_si64(a[i]);
+}
+
+/* The row's functions: the layout this core runs faster (the comment at
+ * the top). */
+void keccak_permute_avx512(uint64_t state[KECCAK_LANES], unsigned rounds)
+{
+    if (cpu_zmm_halves())
+        keccak_permute_avx512_lanes(state, rounds);
+    else
+        keccak_permute_avx512_rows(state, rounds);
+}
+
+void keccak_absorb_blocks_avx512(uint64_t state[KECCAK_LANES],
+                                 const uint8_t *in, size_t blocks,
+                                 size_t rate, unsigned rounds)
+{
+    if (cpu_zmm_halves())
+        keccak_absorb_blocks_avx512_lanes(state, in, blocks, rate, rounds);
+    else
+        keccak_absorb_blocks_avx512_rows(state, in, blocks, rate, rounds);
 }
 
 #define KL_V __m512i

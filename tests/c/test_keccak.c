@@ -213,6 +213,28 @@ static void test_against_generic(const keccak_impl *impl,
     }
 }
 
+/* Every test above on a copy of impl with another permutation and absorb:
+ * the avx512 row's two one-state layouts, which the row chooses between
+ * by the core, each tested on any AVX-512 CPU. */
+static void test_layout(const keccak_impl *impl, const char *name,
+                        keccak_permute_fn *permute,
+                        keccak_absorb_blocks_fn *absorb,
+                        const keccak_impl *generic, json_t *sha3, json_t *rfc)
+{
+    keccak_impl l = *impl;
+    l.v.isa = name;
+    l.permute = permute;
+    l.absorb_blocks = absorb;
+    test_against_generic(&l, generic);
+    test_file(&l, sha3, "sha3_shake_vectors.json", "sha3_256", SHA3_256, 12);
+    test_file(&l, sha3, "sha3_shake_vectors.json", "shake256", SHAKE256, 6);
+    test_file(&l, rfc, "rfc9861_turboshake_kt.json", "turboshake128",
+              TURBOSHAKE128, 13);
+    test_file(&l, rfc, "rfc9861_turboshake_kt.json", "turboshake256",
+              TURBOSHAKE256, 4);
+    test_pieces(&l);
+}
+
 int main(void)
 {
     json_t *sha3 = vector_json("sha3_shake_vectors.json"),
@@ -235,6 +257,15 @@ int main(void)
         test_file(impl, rfc, "rfc9861_turboshake_kt.json", "kt256", KT256, 4);
         test_pieces(impl);
     }
+#if defined(__x86_64__)
+    const keccak_impl *avx512 = (const keccak_impl *)isa_table_find(
+        &keccak_impls[0].v, sizeof keccak_impls[0], "avx512");
+    test_layout(avx512, "avx512 (five zmm rows)", keccak_permute_avx512_rows,
+                keccak_absorb_blocks_avx512_rows, generic, sha3, rfc);
+    test_layout(avx512, "avx512 (a lane per xmm)",
+                keccak_permute_avx512_lanes,
+                keccak_absorb_blocks_avx512_lanes, generic, sha3, rfc);
+#endif
     check_peer("openssl:sha3-256", 300, 32);
     check_peer("openssl:shake256", 300, 33);
     check_gcrypt_peer("gcrypt:sha3-256", 300, 34);
