@@ -11,13 +11,19 @@
  *   next steps' loads are whole words, which forward from store to load
  *   without the penalties byte stores meet.
  * - Unlike OpenSSL's loop, the next S[i + 1] is read before S[j] is
- *   written, and a select puts S[i] in its place when j is i + 1. Read
- *   after that store, as OpenSSL reads it, the load may wait for the
- *   store's address, which comes off the j chain, and so put a load's
- *   latency on the chain: in one of the Intel Xeon host's states both
- *   OpenSSL's loop and this one read that way ran at 6.0-6.1 TSC ticks a
- *   byte at 16 KiB, where this order runs at 4.2 (docs/kernels.md). The
- *   key schedule reads S[x + 1] early the same way.
+ *   written, and S[i] takes its place when j is i + 1. Read after that
+ *   store, as OpenSSL reads it, the load may wait for the store's
+ *   address, which comes off the j chain, and so put a load's latency on
+ *   the chain: in one of the Intel Xeon host's states both OpenSSL's loop
+ *   and this one read that way ran at 6.0-6.1 TSC ticks a byte at 16 KiB,
+ *   where this order ran at 4.2 (docs/kernels.md). The key schedule reads
+ *   S[x + 1] early the same way.
+ * - That j == i + 1 case (one step in 256) is a branch, not a select: a
+ *   compare and a cmov on the chain cost two cycles a byte, and on the
+ *   AMD Zen 4 host the select's loop ran 1.16-1.20 times OpenSSL's at
+ *   16 KiB where the branch's ran 0.95-0.96 (docs/kernels.md). RC4's table
+ *   is indexed by secrets already, so the branch leaks nothing new. The
+ *   empty asm keeps GCC from turning it back into a cmov.
  * - j stays below 256 in a full register and is added to in its low byte
  *   (rc4_add_byte), where GCC's & 0xff costs a movzx on the chain; S[j]
  *   is read and written addressed from j itself (rc4_exchange), where GCC
@@ -63,7 +69,11 @@ rc4_step_generic(uint32_t *s, uint32_t *si, const uint32_t *next,
     size_t x = *tx, y, nx = *next;
     rc4_add_byte(*j, x);
     y = rc4_exchange(s, *j, x);
-    *tx = s + *j == next ? x : nx;
+    *tx = nx;
+    if (__builtin_expect(s + *j == next, 0)) {
+        __asm__("" : "+r"(x));
+        *tx = x;
+    }
     *si = (uint32_t)y;
     rc4_add_byte(y, x);
     return s[y];
@@ -82,7 +92,10 @@ static void rc4_key_schedule_generic(uint32_t s[256], const uint8_t *key,
         rc4_add_byte(j, kb);
         rc4_add_byte(j, t);
         s[x] = (uint32_t)rc4_exchange(s, j, t);
-        t = j == x + 1 ? t : next;
+        if (__builtin_expect(j != x + 1, 1))
+            t = next;
+        else
+            __asm__("" : "+r"(t));
         k = k + 1 == key_len ? 0 : k + 1;
     }
 }
