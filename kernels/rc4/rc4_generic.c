@@ -21,9 +21,11 @@
  * - That j == i + 1 case (one step in 256) is a branch, not a select: a
  *   compare and a cmov on the chain cost two cycles a byte, and on the
  *   AMD Zen 4 host the select's loop ran 1.16-1.20 times OpenSSL's at
- *   16 KiB where the branch's ran 0.95-0.96 (docs/kernels.md). RC4's table
- *   is indexed by secrets already, so the branch leaks nothing new. The
- *   empty asm keeps GCC from turning it back into a cmov.
+ *   16 KiB where the branch's ran 0.95-0.96 (docs/kernels.md). The
+ *   branch depends on the secret j, as the table's addresses already do,
+ *   and ctgrind reports it beside them (docs/leak.md); the empty asm
+ *   keeps GCC from turning it back into a cmov. The key schedule keeps
+ *   its select: a branch there measured no faster.
  * - j stays below 256 in a full register and is added to in its low byte
  *   (rc4_add_byte), where GCC's & 0xff costs a movzx on the chain; S[j]
  *   is read and written addressed from j itself (rc4_exchange), where GCC
@@ -92,10 +94,7 @@ static void rc4_key_schedule_generic(uint32_t s[256], const uint8_t *key,
         rc4_add_byte(j, kb);
         rc4_add_byte(j, t);
         s[x] = (uint32_t)rc4_exchange(s, j, t);
-        if (__builtin_expect(j != x + 1, 1))
-            t = next;
-        else
-            __asm__("" : "+r"(t));
+        t = j == x + 1 ? t : next;
         k = k + 1 == key_len ? 0 : k + 1;
     }
 }
