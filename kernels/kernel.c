@@ -227,12 +227,19 @@ const kernel *kernel_find(const char *name)
 
 const isa_variant *kernel_variant_at(const kernel *k, size_t i)
 {
-    return isa_table_row(k->table, k->row_size, i);
+    const isa_variant *v;
+    if (!k->lists_row)
+        return isa_table_row(k->table, k->row_size, i);
+    for (size_t r = 0; (v = isa_table_row(k->table, k->row_size, r)); r++)
+        if (k->lists_row(v) && i-- == 0)
+            return v;
+    return NULL;
 }
 
 const isa_variant *kernel_variant_find(const kernel *k, const char *isa)
 {
-    return isa_table_find(k->table, k->row_size, isa);
+    const isa_variant *v = isa_table_find(k->table, k->row_size, isa);
+    return v && (!k->lists_row || k->lists_row(v)) ? v : NULL;
 }
 
 const isa_variant *kernel_best_variant(const kernel *k)

@@ -152,6 +152,11 @@ struct kernel {
     const char *family;        /* for grouping in reports */
     const isa_variant *table;  /* first row of the implementation table */
     size_t row_size;           /* sizeof one row of that table */
+    /* The rows this kernel lists, where it takes fewer than the table
+     * has: a row whose code for this kernel is another row's (a vector
+     * row that has only a multi-state form, say) is left out, so that no
+     * ISA's name is timed over another's code. NULL lists every row. */
+    int (*lists_row)(const isa_variant *row);
     unsigned param;            /* kernel-specific, e.g. ChaCha rounds */
 
     /* The options the kernel takes and what each accepts, ended by

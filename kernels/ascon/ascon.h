@@ -68,17 +68,8 @@ typedef struct ascon_impl {
     size_t lanes;
 } ascon_impl;
 
-/* Best first, generic last, ended by a row with v.isa == NULL. The
- * first ASCON_LANES_ROWS rows differ from generic only in their lanes
- * form, so the one-message kernel's table starts after them. */
+/* Best first, generic last, ended by a row with v.isa == NULL. */
 extern const ascon_impl ascon_impls[];
-#if defined(__x86_64__)
-#define ASCON_LANES_ROWS 2
-#elif defined(__aarch64__)
-#define ASCON_LANES_ROWS 1
-#else
-#define ASCON_LANES_ROWS 0
-#endif
 
 ascon_encrypt_fn ascon_aead128_encrypt_generic;
 ascon_decrypt_fn ascon_aead128_decrypt_generic;

@@ -181,6 +181,16 @@ static int keccak_known_answer(const kernel *k, const isa_variant *v,
 
 #define KECCAK_OUT_ARG { KARG_TAKES_RANGE(OUTLEN, 1, KECCAK_MAX_OUT) }
 
+/* A row with a one-state permutation of its own, or generic: the one-state
+ * kernels' rows. avx2 and neon have only KangarooTwelve's multi-state
+ * leaves, and their one state is generic's permutation. */
+static int keccak_one_state_row(const isa_variant *row)
+{
+    const keccak_impl *impl = (const keccak_impl *)row;
+    return impl->permute != keccak_permute_generic ||
+           strcmp(row->isa, "generic") == 0;
+}
+
 /* What every Keccak kernel's descriptor holds besides its options. */
 #define KECCAK_KERNEL(kname, kind)                                           \
     .name = kname, .family = "keccak", .table = &keccak_impls[0].v,          \
@@ -188,17 +198,23 @@ static int keccak_known_answer(const kernel *k, const isa_variant *v,
     .out_len = keccak_out_len, .run = keccak_run,                            \
     .bench_args = keccak_bench_args, .known_answer = keccak_known_answer
 
-const kernel kernel_sha3_256 = { KECCAK_KERNEL("sha3-256", KECCAK_SHA3_256) };
+const kernel kernel_sha3_256 = {
+    KECCAK_KERNEL("sha3-256", KECCAK_SHA3_256),
+    .lists_row = keccak_one_state_row,
+};
 const kernel kernel_shake256 = {
     KECCAK_KERNEL("shake256", KECCAK_SHAKE256),
+    .lists_row = keccak_one_state_row,
     .args = { KECCAK_OUT_ARG },
 };
 const kernel kernel_turboshake128 = {
     KECCAK_KERNEL("turboshake128", KECCAK_TURBOSHAKE128),
+    .lists_row = keccak_one_state_row,
     .args = { KECCAK_OUT_ARG, { KARG_TAKES_RANGE(DOMAIN, 0x01, 0x7f) } },
 };
 const kernel kernel_turboshake256 = {
     KECCAK_KERNEL("turboshake256", KECCAK_TURBOSHAKE256),
+    .lists_row = keccak_one_state_row,
     .args = { KECCAK_OUT_ARG, { KARG_TAKES_RANGE(DOMAIN, 0x01, 0x7f) } },
 };
 const kernel kernel_kt128 = {

@@ -120,6 +120,23 @@ int check_usable(const isa_variant *v)
     return 0;
 }
 
+void check_rows_own_code(const kernel *k,
+                         const void *(*code)(const isa_variant *row))
+{
+    const isa_variant *v, *w;
+    const char *twin = NULL, *of = NULL;
+    size_t rows = 0;
+    CASE("%s lists no row whose code is another row's", k->name);
+    for (size_t j = 0; (v = kernel_variant_at(k, j)); j++, rows++)
+        for (size_t i = 0; i < j; i++)
+            if (code(w = kernel_variant_at(k, i)) == code(v)) {
+                twin = v->isa;
+                of = w->isa;
+            }
+    CHECK(rows > 0 && twin == NULL, "%s@%s runs %s@%s's code (%zu rows)",
+          k->name, twin ? twin : "", k->name, of ? of : "", rows);
+}
+
 int check_runs_here(const kernel *k, const isa_variant *v)
 {
     char missing[160];

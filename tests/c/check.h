@@ -37,6 +37,11 @@ int check_usable(const struct isa_variant *v);
  * library's provider missing): ci/install-deps.sh installs OpenSSL, its
  * legacy provider and libsodium, so that is never a skip. */
 int check_runs_here(const struct kernel *k, const struct isa_variant *v);
+/* A case of its own: no two rows k lists run the same code, code(row)
+ * being the function the kernel calls at that row (a vector row that
+ * only borrows generic's would time generic's code under its name). */
+void check_rows_own_code(const struct kernel *k,
+                         const void *(*code)(const struct isa_variant *row));
 int check_all_zero(const uint8_t *p, size_t n);
 char *check_hex(const uint8_t *p, size_t n); /* static buffer, truncated */
 void check_fill_random(uint8_t *p, size_t n, uint64_t *seed);

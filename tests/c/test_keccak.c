@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../kernels/kernel.h"
 #include "../../kernels/keccak/keccak.h"
 #include "check.h"
 #include "peers.h"
@@ -237,6 +238,11 @@ static void test_layout(const keccak_impl *impl, const char *name,
 }
 #endif
 
+static const void *permutation_of(const isa_variant *row)
+{
+    return (const void *)((const keccak_impl *)row)->permute;
+}
+
 int main(void)
 {
     json_t *sha3 = vector_json("sha3_shake_vectors.json"),
@@ -268,6 +274,11 @@ int main(void)
                 keccak_permute_avx512_lanes,
                 keccak_absorb_blocks_avx512_lanes, generic, sha3, rfc);
 #endif
+    /* The one-state kernels: no row that borrows generic's permutation. */
+    static const char *const one_state[] = { "sha3-256", "shake256",
+                                             "turboshake128", "turboshake256" };
+    for (size_t i = 0; i < sizeof one_state / sizeof *one_state; i++)
+        check_rows_own_code(kernel_find(one_state[i]), permutation_of);
     check_peer("openssl:sha3-256", 300, 32);
     check_peer("openssl:shake256", 300, 33);
     check_gcrypt_peer("gcrypt:sha3-256", 300, 34);
