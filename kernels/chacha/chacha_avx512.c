@@ -1,7 +1,10 @@
 /* The layouts of chacha_ymm.h, one width up, with vprold doing every rotate
  * in one instruction:
- *  - sixteen blocks, one per 32-bit lane of a zmm register ("vertical"), for
- *    1024-byte batches and a last batch of more than eight blocks;
+ *  - thirty-two blocks as two sets of sixteen, each block in one 32-bit
+ *    lane of a zmm register ("vertical"), for 2048-byte batches and a last
+ *    batch of more than sixteen blocks (permute16_x2 says why two);
+ *  - sixteen blocks so for a 1024-byte batch and a last batch of more than
+ *    eight blocks;
  *  - the rest through chacha_ymm.h, the code chacha_avx2.c runs: eight
  *    blocks vertical in ymm registers, for a last five to eight; rows
  *    ("horizontal") in ymm registers, two blocks per set and up to two sets,
@@ -153,13 +156,79 @@ permute16(__m512i x[16], const __m512i s[16], unsigned rounds)
               "xmm14", "xmm15");
 }
 
-/* The keystream of the sixteen blocks in s, as transpose_words16 leaves
- * it: w[g][j] holds, in lane L, words 4g..4g+3 of block 4L + j. */
+/* Two sets of sixteen states at once, s in zmm0-15 and t in zmm16-31,
+ * each step of one set followed by the same step of the other. One set's
+ * round cannot start before the previous round's quarter-rounds end, and
+ * on AMD Zen 4 (vprold two cycles there) that wait left the two
+ * 512-bit pipes idle for about a quarter of the rounds' time: the other
+ * set fills it (docs/kernels.md, "The code's choices", ChaCha). */
+#define ZSTEP2(k, p, P) ZQ##k p ZQ##k P
+#define ZROUND2(p, q, r, s, P, Q, R, S)                                       \
+    ZSTEP2(0, p, P)                                                           \
+    ZSTEP2(1, p, P) ZSTEP2(0, q, Q)                                           \
+    ZSTEP2(2, p, P) ZSTEP2(1, q, Q) ZSTEP2(0, r, R)                           \
+    ZSTEP2(3, p, P) ZSTEP2(2, q, Q) ZSTEP2(1, r, R) ZSTEP2(0, s, S)           \
+    ZSTEP2(4, p, P) ZSTEP2(3, q, Q) ZSTEP2(2, r, R) ZSTEP2(1, s, S)           \
+    ZSTEP2(5, p, P) ZSTEP2(4, q, Q) ZSTEP2(3, r, R) ZSTEP2(2, s, S)           \
+    ZSTEP2(6, p, P) ZSTEP2(5, q, Q) ZSTEP2(4, r, R) ZSTEP2(3, s, S)           \
+    ZSTEP2(7, p, P) ZSTEP2(6, q, Q) ZSTEP2(5, r, R) ZSTEP2(4, s, S)           \
+    ZSTEP2(8, p, P) ZSTEP2(7, q, Q) ZSTEP2(6, r, R) ZSTEP2(5, s, S)           \
+    ZSTEP2(9, p, P) ZSTEP2(8, q, Q) ZSTEP2(7, r, R) ZSTEP2(6, s, S)           \
+    ZSTEP2(10, p, P) ZSTEP2(9, q, Q) ZSTEP2(8, r, R) ZSTEP2(7, s, S)          \
+    ZSTEP2(11, p, P) ZSTEP2(10, q, Q) ZSTEP2(9, r, R) ZSTEP2(8, s, S)         \
+    ZSTEP2(11, q, Q) ZSTEP2(10, r, R) ZSTEP2(9, s, S)                         \
+    ZSTEP2(11, r, R) ZSTEP2(10, s, S)                                         \
+    ZSTEP2(11, s, S)
+#define ZLOADT(i, j) "vmovdqa64 " #i "*64(%[t]), " ZR(j) "\n\t"
+#define ZSTOREY(i, j) "vmovdqa64 " ZR(j) ", " #i "*64(%[y])\n\t"
+
+/* x, y = the sixteen states s, t after `rounds` rounds (no feed-forward). */
 static inline __attribute__((always_inline)) void
-keystream16(__m512i w[4][4], const __m512i s[16], unsigned rounds)
+permute16_x2(__m512i x[16], __m512i y[16], const __m512i s[16],
+             const __m512i t[16], unsigned rounds)
 {
-    __m512i x[16];
-    permute16(x, s, rounds);
+    unsigned double_rounds = rounds / 2;
+    __asm__(ZLOAD(0) ZLOAD(1) ZLOAD(2) ZLOAD(3) ZLOAD(4) ZLOAD(5) ZLOAD(6)
+            ZLOAD(7) ZLOAD(8) ZLOAD(9) ZLOAD(10) ZLOAD(11) ZLOAD(12)
+            ZLOAD(13) ZLOAD(14) ZLOAD(15)
+            ZLOADT(0, 16) ZLOADT(1, 17) ZLOADT(2, 18) ZLOADT(3, 19)
+            ZLOADT(4, 20) ZLOADT(5, 21) ZLOADT(6, 22) ZLOADT(7, 23)
+            ZLOADT(8, 24) ZLOADT(9, 25) ZLOADT(10, 26) ZLOADT(11, 27)
+            ZLOADT(12, 28) ZLOADT(13, 29) ZLOADT(14, 30) ZLOADT(15, 31)
+            ".p2align 5\n\t"
+            "1:\n\t"
+            ZROUND2((0, 4, 8, 12), (1, 5, 9, 13), (2, 6, 10, 14),
+                    (3, 7, 11, 15), (16, 20, 24, 28), (17, 21, 25, 29),
+                    (18, 22, 26, 30), (19, 23, 27, 31))
+            ZROUND2((0, 5, 10, 15), (1, 6, 11, 12), (2, 7, 8, 13),
+                    (3, 4, 9, 14), (16, 21, 26, 31), (17, 22, 27, 28),
+                    (18, 23, 24, 29), (19, 20, 25, 30))
+            "dec %[n]\n\t"
+            "jnz 1b\n\t"
+            ZSTORE(0) ZSTORE(1) ZSTORE(2) ZSTORE(3) ZSTORE(4) ZSTORE(5)
+            ZSTORE(6) ZSTORE(7) ZSTORE(8) ZSTORE(9) ZSTORE(10) ZSTORE(11)
+            ZSTORE(12) ZSTORE(13) ZSTORE(14) ZSTORE(15)
+            ZSTOREY(0, 16) ZSTOREY(1, 17) ZSTOREY(2, 18) ZSTOREY(3, 19)
+            ZSTOREY(4, 20) ZSTOREY(5, 21) ZSTOREY(6, 22) ZSTOREY(7, 23)
+            ZSTOREY(8, 24) ZSTOREY(9, 25) ZSTOREY(10, 26) ZSTOREY(11, 27)
+            ZSTOREY(12, 28) ZSTOREY(13, 29) ZSTOREY(14, 30) ZSTOREY(15, 31)
+            : [n] "+r"(double_rounds), "=m"(*(__m512i(*)[16])x),
+              "=m"(*(__m512i(*)[16])y)
+            : [s] "r"(s), [t] "r"(t), [x] "r"(x), [y] "r"(y),
+              "m"(*(const __m512i(*)[16])s), "m"(*(const __m512i(*)[16])t)
+            : "cc", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",
+              "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13",
+              "xmm14", "xmm15", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20",
+              "xmm21", "xmm22", "xmm23", "xmm24", "xmm25", "xmm26", "xmm27",
+              "xmm28", "xmm29", "xmm30", "xmm31");
+}
+
+/* The keystream of the sixteen blocks in s, x being s after its rounds,
+ * as transpose_words16 leaves it: w[g][j] holds, in lane L, words
+ * 4g..4g+3 of block 4L + j. */
+static inline __attribute__((always_inline)) void
+keystream16_from(__m512i w[4][4], const __m512i x[16], const __m512i s[16])
+{
     __m512i x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3];
     __m512i x4 = x[4], x5 = x[5], x6 = x[6], x7 = x[7];
     __m512i x8 = x[8], x9 = x[9], x10 = x[10], x11 = x[11];
@@ -174,13 +243,14 @@ keystream16(__m512i w[4][4], const __m512i s[16], unsigned rounds)
                       ADD512(x14, s[14]), ADD512(x15, s[15]));
 }
 
-/* 1024 bytes: out = in ^ keystream of the sixteen blocks in s. */
+/* 1024 bytes: out = in ^ keystream of the sixteen blocks in s, x being s
+ * after its rounds. */
 static inline __attribute__((always_inline)) void
-blocks16(uint8_t *out, const uint8_t *in, const __m512i s[16],
-         unsigned rounds)
+xor_keystream16(uint8_t *out, const uint8_t *in, const __m512i x[16],
+                const __m512i s[16])
 {
     __m512i w[4][4], v[4][4];
-    keystream16(w, s, rounds);
+    keystream16_from(w, x, s);
     for (int j = 0; j < 4; j++)
         transpose_lanes16(v[j], w[0][j], w[1][j], w[2][j], w[3][j]);
     /* v[j][l] is block 4l + j: in order through memory. */
@@ -190,6 +260,16 @@ blocks16(uint8_t *out, const uint8_t *in, const __m512i s[16],
             __m512i m = _mm512_loadu_si512(in + at);
             _mm512_storeu_si512(out + at, _mm512_xor_si512(v[j][l], m));
         }
+}
+
+/* 1024 bytes: out = in ^ keystream of the sixteen blocks in s. */
+static inline __attribute__((always_inline)) void
+blocks16(uint8_t *out, const uint8_t *in, const __m512i s[16],
+         unsigned rounds)
+{
+    __m512i x[16];
+    permute16(x, s, rounds);
+    xor_keystream16(out, in, x, s);
 }
 
 /* lo:hi += n per lane, carrying out of the low word. */
@@ -211,6 +291,52 @@ counter_add16(__m512i *lo, __m512i *hi, __m512i n)
     _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
 #define VERTICAL_COUNTER_ADD counter_add16
 #define VERTICAL_BATCH blocks16
+#include "chacha_vertical.h"
+
+/* Thirty-two blocks: two sets of sixteen, lanes 0-15 and 16-31 of a pair
+ * of zmm registers, through permute16_x2. */
+typedef struct {
+    __m512i lo, hi;
+} zmm_pair;
+
+static inline __attribute__((always_inline)) zmm_pair set1_pair(int x)
+{
+    return (zmm_pair){ _mm512_set1_epi32(x), _mm512_set1_epi32(x) };
+}
+
+static inline __attribute__((always_inline)) void
+counter_add_pair(zmm_pair *lo, zmm_pair *hi, zmm_pair n)
+{
+    counter_add16(&lo->lo, &hi->lo, n.lo);
+    counter_add16(&lo->hi, &hi->hi, n.hi);
+}
+
+/* 2048 bytes: out = in ^ keystream of the thirty-two blocks in s. */
+static inline __attribute__((always_inline)) void
+blocks32(uint8_t *out, const uint8_t *in, const zmm_pair s[16],
+         unsigned rounds)
+{
+    __m512i a[16], b[16], x[16], y[16];
+    for (int i = 0; i < 16; i++) {
+        a[i] = s[i].lo;
+        b[i] = s[i].hi;
+    }
+    permute16_x2(x, y, a, b, rounds);
+    xor_keystream16(out, in, x, a);
+    xor_keystream16(out + 1024, in + 1024, y, b);
+}
+
+#define VERTICAL_NAME xor_vertical32
+#define VERTICAL_VEC zmm_pair
+#define VERTICAL_LANES 32
+#define VERTICAL_SET1 set1_pair
+#define VERTICAL_LANE_INDEX                                                  \
+    ((zmm_pair){ _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, \
+                                   13, 14, 15),                              \
+                 _mm512_setr_epi32(16, 17, 18, 19, 20, 21, 22, 23, 24, 25,   \
+                                   26, 27, 28, 29, 30, 31) })
+#define VERTICAL_COUNTER_ADD counter_add_pair
+#define VERTICAL_BATCH blocks32
 #include "chacha_vertical.h"
 
 /* Eight blocks: chacha_ymm.h, with vprold. */
@@ -244,10 +370,15 @@ void chacha_stream_xor_avx512(uint8_t *out, const uint8_t *in, size_t len,
                               const uint8_t row3[16], unsigned rounds)
 {
     __m128i r3 = _mm_loadu_si128((const __m128i *)row3);
-    size_t done = 0;
-    if (len > 512) {
-        done = xor_vertical16(out, in, len, key, r3, rounds);
+    size_t done = 0, d;
+    if (len > 1024) {
+        done = xor_vertical32(out, in, len, key, r3, rounds);
         r3 = _mm_add_epi64(r3, _mm_cvtsi64_si128((long long)(done / 64)));
+    }
+    if (len - done > 512) {
+        d = xor_vertical16(out + done, in + done, len - done, key, r3, rounds);
+        r3 = _mm_add_epi64(r3, _mm_cvtsi64_si128((long long)(d / 64)));
+        done += d;
     }
     chacha_xor_ymm(out + done, in + done, len - done, key, r3, rounds);
 }
@@ -307,8 +438,9 @@ static inline __attribute__((always_inline)) void
 blocks16_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t at,
             size_t len, const __m512i s[16], unsigned rounds)
 {
-    __m512i w[4][4];
-    keystream16(w, s, rounds);
+    __m512i w[4][4], x[16];
+    permute16(x, s, rounds);
+    keystream16_from(w, x, s);
     for (int j = 0; j < 4; j++) {
         __m512i v[4];
         transpose_lanes16(v, w[0][j], w[1][j], w[2][j], w[3][j]);
