@@ -200,6 +200,21 @@ else
     skip "unsupported ISA listing: this CPU has AVX-512"
 fi
 
+# Every kernel at 8 bytes skips dozens (each with its reason, more than
+# 8 KiB of them): the results' skipped list holds whole entries only, so
+# that the summary never reads a reason cut short.
+"$bin" bench --sizes=8 --max-time=0.01 --pair-rounds=0 --no-system-tune \
+    --counters= --results-dir="$tmp/many-skips" >/dev/null 2>"$tmp/skips.err"
+check "the skipped list at 8 bytes: whole entries, as many as stderr's" -- \
+    "$python" -c '
+import json, sys
+skipped = json.load(open(sys.argv[1]))["context"]["skipped"]
+lines = sum(1 for l in open(sys.argv[2]) if l.startswith("skip "))
+assert skipped.endswith(")") and skipped.count("(") == skipped.count(")"), skipped[-120:]
+entries = skipped.count("), ") + 1
+assert entries == lines and lines > 50, (entries, lines)
+' "$tmp/many-skips/latest.json" "$tmp/skips.err"
+
 # Interrupted mid-run: no results file, whole or partial. (SIGTERM: a
 # background job of a script starts with SIGINT ignored.)
 "$bin" bench --kernel=memcpy --sizes=64 --benchmark_min_time=5 --no-system-tune \
