@@ -159,9 +159,9 @@ permute16(__m512i x[16], const __m512i s[16], unsigned rounds)
 /* Two sets of sixteen states at once, s in zmm0-15 and t in zmm16-31,
  * each step of one set followed by the same step of the other. One set's
  * round cannot start before the previous round's quarter-rounds end, and
- * on AMD Zen 4 (vprold two cycles there) that wait left the two
- * 512-bit pipes idle for about a quarter of the rounds' time: the other
- * set fills it (docs/kernels.md, "The code's choices", ChaCha). */
+ * on AMD Zen 4 (vprold two cycles there) that wait left the 512-bit
+ * pipes idle: the other set fills it (docs/kernels.md, "The code's
+ * choices", ChaCha). */
 #define ZSTEP2(k, p, P) ZQ##k p ZQ##k P
 #define ZROUND2(p, q, r, s, P, Q, R, S)                                       \
     ZSTEP2(0, p, P)                                                           \

@@ -196,14 +196,28 @@ void keccak_absorb_blocks_avx512_rows(uint64_t state[KECCAK_LANES],
 #undef KL_CHI
 #undef KL_RC
 
+static inline __attribute__((always_inline)) void
+keccak_lanes_load_avx512(__m128i a[KECCAK_LANES],
+                         const uint64_t state[KECCAK_LANES])
+{
+    for (unsigned i = 0; i < KECCAK_LANES; i++)
+        a[i] = _mm_cvtsi64_si128((long long)state[i]);
+}
+
+static inline __attribute__((always_inline)) void
+keccak_lanes_store_avx512(uint64_t state[KECCAK_LANES],
+                          const __m128i a[KECCAK_LANES])
+{
+    for (unsigned i = 0; i < KECCAK_LANES; i++)
+        state[i] = (uint64_t)_mm_cvtsi128_si64(a[i]);
+}
+
 void keccak_permute_avx512_lanes(uint64_t state[KECCAK_LANES], unsigned rounds)
 {
     __m128i a[KECCAK_LANES];
-    for (unsigned i = 0; i < KECCAK_LANES; i++)
-        a[i] = _mm_cvtsi64_si128((long long)state[i]);
+    keccak_lanes_load_avx512(a, state);
     keccak_lanes_rounds_x1_avx512(a, rounds);
-    for (unsigned i = 0; i < KECCAK_LANES; i++)
-        state[i] = (uint64_t)_mm_cvtsi128_si64(a[i]);
+    keccak_lanes_store_avx512(state, a);
 }
 
 /* The lanes stay in registers across the blocks; each block's words are
@@ -213,15 +227,13 @@ void keccak_absorb_blocks_avx512_lanes(uint64_t state[KECCAK_LANES],
                                        size_t rate, unsigned rounds)
 {
     __m128i a[KECCAK_LANES];
-    for (unsigned i = 0; i < KECCAK_LANES; i++)
-        a[i] = _mm_cvtsi64_si128((long long)state[i]);
+    keccak_lanes_load_avx512(a, state);
     for (; blocks; blocks--, in += rate) {
         for (size_t i = 0; i < rate / 8; i++)
             a[i] = _mm_xor_si128(a[i], _mm_loadl_epi64((const void *)(in + 8 * i)));
         keccak_lanes_rounds_x1_avx512(a, rounds);
     }
-    for (unsigned i = 0; i < KECCAK_LANES; i++)
-        state[i] = (uint64_t)_mm_cvtsi128_si64(a[i]);
+    keccak_lanes_store_avx512(state, a);
 }
 
 /* The row's functions: the layout this core runs faster (the comment at

@@ -181,14 +181,14 @@ static int keccak_known_answer(const kernel *k, const isa_variant *v,
 
 #define KECCAK_OUT_ARG { KARG_TAKES_RANGE(OUTLEN, 1, KECCAK_MAX_OUT) }
 
-/* A row with a one-state permutation of its own, or generic: the one-state
- * kernels' rows. avx2 and neon have only KangarooTwelve's multi-state
- * leaves, and their one state is generic's permutation. */
+/* A row with a one-state permutation of its own, or generic (the row
+ * with no leaves form): the one-state kernels' rows. avx2 and neon have
+ * only KangarooTwelve's multi-state leaves, and their one state is
+ * generic's permutation. */
 static int keccak_one_state_row(const isa_variant *row)
 {
     const keccak_impl *impl = (const keccak_impl *)row;
-    return impl->permute != keccak_permute_generic ||
-           strcmp(row->isa, "generic") == 0;
+    return impl->permute != keccak_permute_generic || impl->leaves == NULL;
 }
 
 /* What every Keccak kernel's descriptor holds besides its options. */

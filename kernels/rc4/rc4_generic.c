@@ -20,9 +20,8 @@
  *   S[x + 1] early the same way.
  * - That j == i + 1 case (one step in 256) is a branch, not a select: a
  *   compare and a cmov on the chain cost two cycles a byte, and on the
- *   AMD Zen 4 host the select's loop ran 1.16-1.20 times OpenSSL's at
- *   16 KiB where the branch's ran 0.95-0.96 (docs/kernels.md). The
- *   branch depends on the secret j, as the table's addresses already do,
+ *   AMD Zen 4 host the select's loop stayed behind OpenSSL's where the
+ *   branch's went ahead (docs/kernels.md). The branch depends on the secret j, as the table's addresses already do,
  *   and ctgrind reports it beside them (docs/leak.md); the empty asm
  *   keeps GCC from turning it back into a cmov. The key schedule keeps
  *   its select: a branch there measured no faster.
