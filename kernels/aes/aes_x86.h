@@ -448,7 +448,7 @@ AESX_INLINE __m128i xctr_pv_vecs(const aes_key *k, const polyval_key *pk,
             vec x = V_LOADU(hashed + AESX_VEC_BYTES * (r - 1));
             if (r == 1)
                 x = V_XOR(x, V_ZEXT(acc));
-            pv_sum_add(&sum, x, pv_powers(pk, n * LANES, (r - 1) * LANES));
+            pv_sum_add(&sum, x, pk, n * LANES, (r - 1) * LANES);
         }
     }
     rk = round_key(k->enc[nr]);

@@ -88,11 +88,10 @@ CG_INLINE __m128i cg_et_mask(const polyval_key *ku, __m128i h,
     pv_sum s = pv_sum_zero();
     CG_UNROLL
     for (int j = 0; j < CG_TWEAK_VECS; j += 2)
-        pv_sum_add2(&s, cg_tweak_vec(p, cmd, j),
-                    pv_powers(ku, CGO_TWEAK_BLOCKS, j * LANES),
-                    cg_tweak_vec(p, cmd, j + 1),
-                    pv_powers(ku, CGO_TWEAK_BLOCKS, (j + 1) * LANES));
-    __m128i lo = V_FOLD(s.lo), mid = V_FOLD(s.mid), hi = V_FOLD(s.hi);
+        pv_sum_add2(&s, cg_tweak_vec(p, cmd, j), cg_tweak_vec(p, cmd, j + 1),
+                    ku, CGO_TWEAK_BLOCKS, j * LANES);
+    __m128i lo, mid, hi;
+    pv_sum_fold(&s, &lo, &mid, &hi);
     gf128_mul_add(&lo, &mid, &hi, h,
                   _mm_load_si128((const __m128i *)(const void *)
                                      ku->pow[POLYVAL_POWERS - CGO_TWEAK_BLOCKS]));

@@ -49,9 +49,12 @@
  * are pow[POLYVAL_POWERS - n ...] in block order, and pow[POLYVAL_POWERS -
  * 1] is H. The x86 and ce rows fill all of them (their own batches use
  * 8, 16 or 32; CGO hashes its 32-block tweak with one reduction on every
- * row); generic only H, the rest left as they were. */
+ * row); generic only H, the rest left as they were. The x86 rows also
+ * fill kpow[i], pow[i] with each qword xored with the other (Karatsuba's
+ * half of each power). */
 typedef struct polyval_key {
     _Alignas(64) uint8_t pow[POLYVAL_POWERS][POLYVAL_BLOCK_BYTES];
+    _Alignas(64) uint8_t kpow[POLYVAL_POWERS][POLYVAL_BLOCK_BYTES];
 } polyval_key;
 
 /* The key for hash key h. */

@@ -3,20 +3,26 @@
  * POLYVAL_ISA defined (the symbol suffix: pclmul, vpclmul_avx2,
  * vpclmul_avx512) it also defines that row's polyval_init_<isa>,
  * polyval_update_<isa> and polyval_mul_<isa>; without, only the
- * force-inlined pieces below, for kernels built on POLYVAL (CGO) to hash
- * in their own loops with keys that a POLYVAL row set up.
+ * force-inlined pieces below, for kernels built on POLYVAL (CGO, and the
+ * AES rows' XCTR with POLYVAL) to hash in their own loops with keys that a
+ * POLYVAL row set up.
  *
  * Blocks are little-endian field elements, which is how PCLMULQDQ reads a
  * register: no byte swap, unlike GHASH. A batch of n vectors is multiplied
  * by the descending powers H^(n*LANES) .. H^1 (polyval_key.pow), the
- * running hash added to its first block; the four products of each block
- * (schoolbook: lo, hi and the two middle ones, all on the carry-less
- * multiplier, which Karatsuba's three would not spare, since its fix-up
- * shuffle takes the multiplier's port too) are summed over the batch and
- * reduced once. Whole batches are PV_NVEC vectors; the rest of a message
- * goes through batches of 4, 2 and 1 vectors and its last blocks (fewer
- * than a vector) one by one on xmm, reduced once. Nothing is handed to
- * another ISA's functions. */
+ * running hash added to its first block; the products of each block are
+ * summed over the batch and reduced once. Each product is Karatsuba's
+ * three: lo, hi and (x_lo ^ x_hi)(h_lo ^ h_hi), whose key half the key
+ * holds (polyval_key.kpow), the middle's fix-up (lo ^ hi) once per batch.
+ * Against the schoolbook's four carry-less multiplies that is one fewer
+ * on the multiplier and one shuffle more: where the two share a port
+ * (Intel's cores) it is the same count there, and where the multiplier
+ * is alone on its port (AMD's Zen 4) it is a quarter of the multiplies
+ * saved (docs/kernels.md, "The code's choices").
+ * Whole batches are PV_NVEC vectors; the rest of a message goes through
+ * batches of 4, 2 and 1 vectors and its last blocks (fewer than a vector)
+ * one by one on xmm, reduced once. Nothing is handed to another ISA's
+ * functions. */
 #ifndef CYCLEBENCH_POLYVAL_X86_H
 #define CYCLEBENCH_POLYVAL_X86_H
 
@@ -32,7 +38,7 @@
 #define PV_VEC_BYTES (16 * LANES)
 #define PV_BATCH (PV_NVEC * LANES)
 
-/* A batch's products, unreduced. */
+/* A batch's products, unreduced; mid without its fix-up. */
 typedef struct pv_sum {
     vec lo, mid, hi;
 } pv_sum;
@@ -42,53 +48,93 @@ PV_INLINE pv_sum pv_sum_zero(void)
     return (pv_sum){ V_ZERO(), V_ZERO(), V_ZERO() };
 }
 
-/* s += x * h, lane by lane. */
-PV_INLINE void pv_sum_add(pv_sum *s, vec x, vec h)
-{
-    s->lo = V_XOR(s->lo, V_CLMUL(x, h, 0x00));
-    s->hi = V_XOR(s->hi, V_CLMUL(x, h, 0x11));
-    s->mid = V_XOR3(s->mid, V_CLMUL(x, h, 0x01), V_CLMUL(x, h, 0x10));
-}
-
-/* s += x1 * h1 + x2 * h2: two vectors' products folded in with two
- * three-way xors fewer than one by one. */
-PV_INLINE void pv_sum_add2(pv_sum *s, vec x1, vec h1, vec x2, vec h2)
-{
-    s->lo = V_XOR3(s->lo, V_CLMUL(x1, h1, 0x00), V_CLMUL(x2, h2, 0x00));
-    s->hi = V_XOR3(s->hi, V_CLMUL(x1, h1, 0x11), V_CLMUL(x2, h2, 0x11));
-    s->mid = V_XOR3(s->mid, V_CLMUL(x1, h1, 0x01), V_CLMUL(x1, h1, 0x10));
-    s->mid = V_XOR3(s->mid, V_CLMUL(x2, h2, 0x01), V_CLMUL(x2, h2, 0x10));
-}
-
-/* The sum of every lane's product, reduced: the hash of the batch. */
-PV_INLINE __m128i pv_sum_reduce(const pv_sum *s)
-{
-    return gf128_reduce(V_FOLD(s->lo), V_FOLD(s->mid), V_FOLD(s->hi));
-}
-
-/* The powers of H for the blocks from `first` on, of a batch of `blocks`
- * blocks (the last of which gets H). */
+/* The powers of H, and their Karatsuba halves, for the blocks from
+ * `first` on, of a batch of `blocks` blocks (the last of which gets H). */
 PV_INLINE vec pv_powers(const polyval_key *k, int blocks, int first)
 {
     return V_LOADU(k->pow[POLYVAL_POWERS - blocks + first]);
 }
 
-/* acc continued over the n vectors at p. */
-PV_INLINE __m128i pv_vecs(const polyval_key *k, __m128i acc, const uint8_t *p,
-                          int n)
+PV_INLINE vec pv_kpowers(const polyval_key *k, int blocks, int first)
+{
+    return V_LOADU(k->kpow[POLYVAL_POWERS - blocks + first]);
+}
+
+/* The low qword of each lane: x_lo ^ x_hi. */
+PV_INLINE vec pv_khalf(vec x)
+{
+    return V_XOR(x, V_SWAP64(x));
+}
+
+/* s += x * H^.., lane by lane: x is the vector of a batch of `blocks`
+ * blocks whose first block is `first`. */
+PV_INLINE void pv_sum_add(pv_sum *s, vec x, const polyval_key *k, int blocks,
+                          int first)
+{
+    vec h = pv_powers(k, blocks, first);
+    s->lo = V_XOR(s->lo, V_CLMUL(x, h, 0x00));
+    s->hi = V_XOR(s->hi, V_CLMUL(x, h, 0x11));
+    s->mid = V_XOR(s->mid, V_CLMUL(pv_khalf(x),
+                                   pv_kpowers(k, blocks, first), 0x00));
+}
+
+/* s += x1 * H^.. + x2 * H^..: two consecutive vectors from `first` on,
+ * folded in with three-way xors. */
+PV_INLINE void pv_sum_add2(pv_sum *s, vec x1, vec x2, const polyval_key *k,
+                           int blocks, int first)
+{
+    vec h1 = pv_powers(k, blocks, first),
+        h2 = pv_powers(k, blocks, first + LANES);
+    s->lo = V_XOR3(s->lo, V_CLMUL(x1, h1, 0x00), V_CLMUL(x2, h2, 0x00));
+    s->hi = V_XOR3(s->hi, V_CLMUL(x1, h1, 0x11), V_CLMUL(x2, h2, 0x11));
+    s->mid = V_XOR3(
+        s->mid,
+        V_CLMUL(pv_khalf(x1), pv_kpowers(k, blocks, first), 0x00),
+        V_CLMUL(pv_khalf(x2), pv_kpowers(k, blocks, first + LANES), 0x00));
+}
+
+/* The sum of every lane's product, unreduced, the middle fixed up. */
+PV_INLINE void pv_sum_fold(const pv_sum *s, __m128i *lo, __m128i *mid,
+                           __m128i *hi)
+{
+    *lo = V_FOLD(s->lo);
+    *hi = V_FOLD(s->hi);
+    *mid = V_FOLD(V_XOR3(s->mid, s->lo, s->hi));
+}
+
+/* The same, reduced: the hash of the batch. */
+PV_INLINE __m128i pv_sum_reduce(const pv_sum *s)
+{
+    __m128i lo, mid, hi;
+    pv_sum_fold(s, &lo, &mid, &hi);
+    return gf128_reduce(lo, mid, hi);
+}
+
+/* The products of the n vectors at p, acc added to the first. The first
+ * vector's products are summed last: only they wait on acc, and the rest
+ * of the batch's sums need not wait in the scheduler with them. */
+PV_INLINE pv_sum pv_vecs_sum(const polyval_key *k, __m128i acc,
+                             const uint8_t *p, int n)
 {
     pv_sum s = pv_sum_zero();
     vec x[PV_NVEC];
     PV_UNROLL
     for (int j = 0; j < n; j++)
         x[j] = V_LOADU(p + PV_VEC_BYTES * j);
-    x[0] = V_XOR(x[0], V_ZEXT(acc));
     PV_UNROLL
-    for (int j = 0; j + 1 < n; j += 2)
-        pv_sum_add2(&s, x[j], pv_powers(k, n * LANES, j * LANES), x[j + 1],
-                    pv_powers(k, n * LANES, (j + 1) * LANES));
-    if (n % 2)
-        pv_sum_add(&s, x[n - 1], pv_powers(k, n * LANES, (n - 1) * LANES));
+    for (int j = 1; j + 1 < n; j += 2)
+        pv_sum_add2(&s, x[j], x[j + 1], k, n * LANES, j * LANES);
+    if (n % 2 == 0)
+        pv_sum_add(&s, x[n - 1], k, n * LANES, (n - 1) * LANES);
+    pv_sum_add(&s, V_XOR(x[0], V_ZEXT(acc)), k, n * LANES, 0);
+    return s;
+}
+
+/* acc continued over the n vectors at p. */
+PV_INLINE __m128i pv_vecs(const polyval_key *k, __m128i acc, const uint8_t *p,
+                          int n)
+{
+    pv_sum s = pv_vecs_sum(k, acc, p, n);
     return pv_sum_reduce(&s);
 }
 
@@ -119,7 +165,8 @@ PV_INLINE vec pv_mul_vec(vec a, vec b)
 /* H^1 .. H^POLYVAL_POWERS into k by doubling: H^LANES .. H^1 on xmm, in
  * one vector; then, while `have` powers are known, all of them at once
  * times H^have give the next `have`. The setup waits on five vector
- * products after the first few, and does each lane's work in one. */
+ * products after the first few, and does each lane's work in one. Then
+ * their Karatsuba halves. */
 PV_INLINE void pv_init_powers(polyval_key *k, const uint8_t h[16])
 {
     vec pw[POLYVAL_POWERS / LANES];
@@ -142,8 +189,10 @@ PV_INLINE void pv_init_powers(polyval_key *k, const uint8_t h[16])
         top = V_LANE(pw[first], 0);
     }
     PV_UNROLL
-    for (int i = 0; i <= last; i++)
+    for (int i = 0; i <= last; i++) {
         V_STOREU(k->pow[LANES * i], pw[i]);
+        V_STOREU(k->kpow[LANES * i], pv_khalf(pw[i]));
+    }
 }
 
 #ifdef POLYVAL_ISA
