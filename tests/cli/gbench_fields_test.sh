@@ -68,8 +68,12 @@ for b in d["benchmarks"]:
         assert abs(b["real_time"] - b["tsc_cycles_per_byte"]) < 1e-9, b
     else:
         assert b["iterations"] == 3, b
-        # The stddev of three equal medians is 0 on both sides.
-        assert abs(b["real_time"] - per_call) <= 1e-3 * per_call, (b["name"], b["real_time"], per_call)
+        # Mean, median and stddev of the three, to 0.1% of the time per
+        # call they are taken over: the stddev of three equal medians is 0
+        # ticks, and in ns a few ps where each repetition's rate of the
+        # TSC differs in its last digits.
+        scale = max(aggregates[b["run_name"]])
+        assert abs(b["real_time"] - per_call) <= 1e-3 * scale, (b["name"], b["real_time"], per_call)
 # The library's median of the repetitions is the median of their real_time.
 for b in d["benchmarks"]:
     if b.get("aggregate_name") == "median":
