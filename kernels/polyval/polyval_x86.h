@@ -163,18 +163,20 @@ PV_INLINE vec pv_mul_vec(vec a, vec b)
 }
 
 /* H^1 .. H^POLYVAL_POWERS into k by doubling: H^LANES .. H^1 on xmm, in
- * one vector; then, while `have` powers are known, all of them at once
- * times H^have give the next `have`. The setup waits on five vector
- * products after the first few, and does each lane's work in one. Then
- * their Karatsuba halves. */
+ * one vector (H^2, then H^3 and H^4 from it side by side); then, while
+ * `have` powers are known, all of them at once times H^have give the next
+ * `have`. AES-GCM-SIV waits on this for every nonce: a chain of two xmm
+ * products and then one vector product a doubling, each lane's work done
+ * in one. Then the powers' Karatsuba halves. */
 PV_INLINE void pv_init_powers(polyval_key *k, const uint8_t h[16])
 {
     vec pw[POLYVAL_POWERS / LANES];
     const int last = POLYVAL_POWERS / LANES - 1;
     __m128i p[4];
     p[0] = _mm_loadu_si128((const __m128i *)(const void *)h);
-    for (int i = 1; i < LANES; i++)
-        p[i] = gf128_mul(p[i - 1], p[0]);
+    p[1] = LANES > 1 ? gf128_mul(p[0], p[0]) : p[0];
+    p[2] = LANES > 2 ? gf128_mul(p[1], p[0]) : p[0];
+    p[3] = LANES > 2 ? gf128_mul(p[1], p[1]) : p[0];
     /* Lane 0 the highest power: pow[] descends. */
     pw[last] = V_SET4(p[LANES - 1], p[LANES > 1 ? LANES - 2 : 0],
                       p[LANES > 2 ? 1 : 0], p[0]);
