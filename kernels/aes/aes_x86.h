@@ -855,48 +855,28 @@ void AESX_FN(aes_xts_decrypt)(const aes_key *k, uint8_t tweak[16],
  * A batch's products are summed unreduced and reduced once, and each is
  * Karatsuba's three multiplies (lo, hi, and (lo ^ hi) of both factors, the
  * key's half kept precomputed in hkara) rather than four: the carry-less
- * multiplier, not AES, is what limits GCM. */
-
-typedef struct gh_acc {
-    vec lo, mid, hi;
-} gh_acc;
-
-AESX_INLINE gh_acc gh_acc_zero(void)
-{
-    return (gh_acc){ V_ZERO(), V_ZERO(), V_ZERO() };
-}
+ * multiplier, not AES, is what limits GCM. The sums are POLYVAL's
+ * (polyval_x86.h's pv_sum), the same product on the reversed blocks. */
 
 /* Vector j of a batch of n vectors at p, times its powers of H; the
  * running hash y is added to the batch's first block. */
-AESX_INLINE void gh_step(const ghash_key *g, gh_acc *a, blk y, const uint8_t *p,
-                         int j, int n)
+AESX_INLINE void gh_step(const ghash_key *g, pv_sum *a, blk y,
+                         const uint8_t *p, int j, int n)
 {
     int power = GHASH_POWERS - n * LANES + j * LANES;
     vec x = V_SHUF8(V_LOADU(p + AESX_VEC_BYTES * j), vec_bswap_mask());
-    vec h = V_LOADU(g->htab[power]);
     if (j == 0)
         x = V_XOR(x, V_ZEXT(y));
-    a->lo = V_XOR(a->lo, V_CLMUL(x, h, 0x00));
-    a->hi = V_XOR(a->hi, V_CLMUL(x, h, 0x11));
-    a->mid = V_XOR(a->mid, V_CLMUL(V_XOR(x, V_SWAP64(x)),
-                                   V_LOADU(g->hkara[power]), 0x00));
-}
-
-/* Karatsuba's middle term is (lo ^ hi)(lo ^ hi) less the outer two. */
-AESX_INLINE blk gh_finish(const gh_acc *a)
-{
-    blk lo = V_FOLD(a->lo), hi = V_FOLD(a->hi);
-    return gf128_reduce(lo, _mm_xor_si128(V_FOLD(a->mid), _mm_xor_si128(lo, hi)),
-                     hi);
+    pv_sum_mul(a, x, V_LOADU(g->htab[power]), V_LOADU(g->hkara[power]));
 }
 
 AESX_INLINE blk ghash_vecs(const ghash_key *g, blk y, const uint8_t *p, int n)
 {
-    gh_acc a = gh_acc_zero();
+    pv_sum a = pv_sum_zero();
     AESX_UNROLL
     for (int j = 0; j < n; j++)
         gh_step(g, &a, y, p, j, n);
-    return gh_finish(&a);
+    return pv_sum_reduce(&a);
 }
 
 /* r < LANES blocks, one at a time but reduced once. */
@@ -955,7 +935,7 @@ AESX_INLINE blk gcm_vecs(const aes_key *k, const ghash_key *g, vec *ctr, blk y,
                          const uint8_t *hashed, int hash)
 {
     vec s[AESX_NVEC], swap = vec_bswap_mask();
-    gh_acc a = gh_acc_zero();
+    pv_sum a = pv_sum_zero();
     AESX_UNROLL
     for (int j = 0; j < n; j++)
         s[j] = V_SHUF8(V_ADD32(*ctr, V_LANE_QWORDS(j * LANES)), swap);
@@ -981,7 +961,7 @@ AESX_INLINE blk gcm_vecs(const aes_key *k, const ghash_key *g, vec *ctr, blk y,
     for (int j = 0; j < n; j++)
         s[j] = V_AESENCLAST(s[j], rk);
     if (hash)
-        y = gh_finish(&a);
+        y = pv_sum_reduce(&a);
     store_xor_vecs(out, s, in, n, part);
     return y;
 }

@@ -66,16 +66,24 @@ PV_INLINE vec pv_khalf(vec x)
     return V_XOR(x, V_SWAP64(x));
 }
 
+/* s += x * h, lane by lane, hk being h's Karatsuba half (pv_khalf(h),
+ * kept in the key): lo, hi and the middle's (x_lo ^ x_hi)(h_lo ^ h_hi).
+ * GHASH's batches (kernels/aes/aes_x86.h) sum their products with it
+ * too. */
+PV_INLINE void pv_sum_mul(pv_sum *s, vec x, vec h, vec hk)
+{
+    s->lo = V_XOR(s->lo, V_CLMUL(x, h, 0x00));
+    s->hi = V_XOR(s->hi, V_CLMUL(x, h, 0x11));
+    s->mid = V_XOR(s->mid, V_CLMUL(pv_khalf(x), hk, 0x00));
+}
+
 /* s += x * H^.., lane by lane: x is the vector of a batch of `blocks`
  * blocks whose first block is `first`. */
 PV_INLINE void pv_sum_add(pv_sum *s, vec x, const polyval_key *k, int blocks,
                           int first)
 {
-    vec h = pv_powers(k, blocks, first);
-    s->lo = V_XOR(s->lo, V_CLMUL(x, h, 0x00));
-    s->hi = V_XOR(s->hi, V_CLMUL(x, h, 0x11));
-    s->mid = V_XOR(s->mid, V_CLMUL(pv_khalf(x),
-                                   pv_kpowers(k, blocks, first), 0x00));
+    pv_sum_mul(s, x, pv_powers(k, blocks, first),
+               pv_kpowers(k, blocks, first));
 }
 
 /* s += x1 * H^.. + x2 * H^..: two consecutive vectors from `first` on,
@@ -99,7 +107,7 @@ PV_INLINE void pv_sum_fold(const pv_sum *s, __m128i *lo, __m128i *mid,
 {
     *lo = V_FOLD(s->lo);
     *hi = V_FOLD(s->hi);
-    *mid = V_FOLD(V_XOR3(s->mid, s->lo, s->hi));
+    *mid = _mm_xor_si128(V_FOLD(s->mid), _mm_xor_si128(*lo, *hi));
 }
 
 /* The same, reduced: the hash of the batch. */
