@@ -51,6 +51,20 @@
 
 /* Sixteen blocks. */
 
+/* The first round's quarter-rounds on columns 1-3 of the state words w:
+ * the same in every block of a batch whose counter stays in word 12
+ * (chacha_vertical.h, VERTICAL_PRE), so done once on scalars rather than
+ * in every batch's vectors, 36 of its 960 vector instructions a set. */
+#define ADD32(a, b) ((a) + (b))
+#define XOR32(a, b) ((a) ^ (b))
+#define ROL32(v, n) ((uint32_t)((v) << (n)) | ((v) >> (32 - (n))))
+static inline void first_columns(uint32_t w[16])
+{
+    QUARTERROUND(ADD32, XOR32, ROL32, w[1], w[5], w[9], w[13]);
+    QUARTERROUND(ADD32, XOR32, ROL32, w[2], w[6], w[10], w[14]);
+    QUARTERROUND(ADD32, XOR32, ROL32, w[3], w[7], w[11], w[15]);
+}
+
 /* Transpose four word-vectors (words i..i+3 of the sixteen blocks) into 16
  * bytes of each block: 4x4 word transposes within each 128-bit lane leave
  * t[j] with, in lane L, the words of block 4L + j. */
@@ -128,20 +142,45 @@ transpose_lanes16(__m512i v[4], __m512i w0, __m512i w1, __m512i w2,
     ZQ11 s
 #define ZLOAD(i) "vmovdqa64 " #i "*64(%[s]), " ZR(i) "\n\t"
 #define ZSTORE(i) "vmovdqa64 " ZR(i) ", " #i "*64(%[x])\n\t"
+/* Word i of the precomputed state (chacha_vertical.h's VERTICAL_PRE) in
+ * every lane of zmm j. */
+#define ZPRE(i, j) "vpbroadcastd " #i "*4(%[p]), " ZR(j) "\n\t"
+/* Columns 1-3 so: word i in the register given in its place. */
+#define ZPRE_COLUMNS(o1, o2, o3, o5, o6, o7, o9, o10, o11, o13, o14, o15)    \
+    ZPRE(1, o1) ZPRE(2, o2) ZPRE(3, o3) ZPRE(5, o5) ZPRE(6, o6)               \
+    ZPRE(7, o7) ZPRE(9, o9) ZPRE(10, o10) ZPRE(11, o11) ZPRE(13, o13)         \
+    ZPRE(14, o14) ZPRE(15, o15)
+/* The column round's quarter-round on column 0, all twelve steps. */
+#define ZCOLUMN0(p)                                                           \
+    ZQ0 p ZQ1 p ZQ2 p ZQ3 p ZQ4 p ZQ5 p ZQ6 p ZQ7 p ZQ8 p ZQ9 p ZQ10 p ZQ11 p
 
 /* x = the sixteen states s after `rounds` rounds (no feed-forward). The
- * loop runs at least once: rounds is 8, 12 or 20. */
+ * loop runs at least once: rounds is 8, 12 or 20. With pre (not NULL),
+ * columns 1-3 start from its words, their first quarter-rounds done, and
+ * the first double round is column 0's quarter-round and the diagonal
+ * round. */
 static inline __attribute__((always_inline)) void
-permute16(__m512i x[16], const __m512i s[16], unsigned rounds)
+permute16(__m512i x[16], const __m512i s[16], const uint32_t *pre,
+          unsigned rounds)
 {
     unsigned double_rounds = rounds / 2;
-    __asm__(ZLOAD(0) ZLOAD(1) ZLOAD(2) ZLOAD(3) ZLOAD(4) ZLOAD(5) ZLOAD(6)
+    static const uint32_t none[16];
+    const uint32_t *p = pre ? pre : none;
+    __asm__("test %[use], %[use]\n\t"
+            "jz 3f\n\t"
+            ZLOAD(0) ZLOAD(4) ZLOAD(8) ZLOAD(12)
+            ZPRE_COLUMNS(1, 2, 3, 5, 6, 7, 9, 10, 11, 13, 14, 15)
+            ZCOLUMN0((0, 4, 8, 12))
+            "jmp 2f\n\t"
+            "3:\n\t"
+            ZLOAD(0) ZLOAD(1) ZLOAD(2) ZLOAD(3) ZLOAD(4) ZLOAD(5) ZLOAD(6)
             ZLOAD(7) ZLOAD(8) ZLOAD(9) ZLOAD(10) ZLOAD(11) ZLOAD(12)
             ZLOAD(13) ZLOAD(14) ZLOAD(15)
             ".p2align 5\n\t"
             "1:\n\t"
             ZROUND((0, 4, 8, 12), (1, 5, 9, 13), (2, 6, 10, 14),
                    (3, 7, 11, 15))
+            "2:\n\t"
             ZROUND((0, 5, 10, 15), (1, 6, 11, 12), (2, 7, 8, 13),
                    (3, 4, 9, 14))
             "dec %[n]\n\t"
@@ -150,7 +189,8 @@ permute16(__m512i x[16], const __m512i s[16], unsigned rounds)
             ZSTORE(6) ZSTORE(7) ZSTORE(8) ZSTORE(9) ZSTORE(10) ZSTORE(11)
             ZSTORE(12) ZSTORE(13) ZSTORE(14) ZSTORE(15)
             : [n] "+r"(double_rounds), "=m"(*(__m512i(*)[16])x)
-            : [s] "r"(s), [x] "r"(x), "m"(*(const __m512i(*)[16])s)
+            : [s] "r"(s), [x] "r"(x), [p] "r"(p), [use] "r"(pre != NULL),
+              "m"(*(const __m512i(*)[16])s), "m"(*(const uint32_t(*)[16])p)
             : "cc", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",
               "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13",
               "xmm14", "xmm15");
@@ -182,13 +222,36 @@ permute16(__m512i x[16], const __m512i s[16], unsigned rounds)
 #define ZLOADT(i, j) "vmovdqa64 " #i "*64(%[t]), " ZR(j) "\n\t"
 #define ZSTOREY(i, j) "vmovdqa64 " ZR(j) ", " #i "*64(%[y])\n\t"
 
-/* x, y = the sixteen states s, t after `rounds` rounds (no feed-forward). */
+/* x, y = the sixteen states s, t after `rounds` rounds (no feed-forward);
+ * pre as for permute16, the same words for both sets. */
 static inline __attribute__((always_inline)) void
 permute16_x2(__m512i x[16], __m512i y[16], const __m512i s[16],
-             const __m512i t[16], unsigned rounds)
+             const __m512i t[16], const uint32_t *pre, unsigned rounds)
 {
     unsigned double_rounds = rounds / 2;
-    __asm__(ZLOAD(0) ZLOAD(1) ZLOAD(2) ZLOAD(3) ZLOAD(4) ZLOAD(5) ZLOAD(6)
+    static const uint32_t none[16];
+    const uint32_t *p = pre ? pre : none;
+    __asm__("test %[use], %[use]\n\t"
+            "jz 3f\n\t"
+            ZLOAD(0) ZLOAD(4) ZLOAD(8) ZLOAD(12)
+            ZLOADT(0, 16) ZLOADT(4, 20) ZLOADT(8, 24) ZLOADT(12, 28)
+            ZPRE_COLUMNS(1, 2, 3, 5, 6, 7, 9, 10, 11, 13, 14, 15)
+            ZPRE_COLUMNS(17, 18, 19, 21, 22, 23, 25, 26, 27, 29, 30, 31)
+            ZSTEP2(0, (0, 4, 8, 12), (16, 20, 24, 28))
+            ZSTEP2(1, (0, 4, 8, 12), (16, 20, 24, 28))
+            ZSTEP2(2, (0, 4, 8, 12), (16, 20, 24, 28))
+            ZSTEP2(3, (0, 4, 8, 12), (16, 20, 24, 28))
+            ZSTEP2(4, (0, 4, 8, 12), (16, 20, 24, 28))
+            ZSTEP2(5, (0, 4, 8, 12), (16, 20, 24, 28))
+            ZSTEP2(6, (0, 4, 8, 12), (16, 20, 24, 28))
+            ZSTEP2(7, (0, 4, 8, 12), (16, 20, 24, 28))
+            ZSTEP2(8, (0, 4, 8, 12), (16, 20, 24, 28))
+            ZSTEP2(9, (0, 4, 8, 12), (16, 20, 24, 28))
+            ZSTEP2(10, (0, 4, 8, 12), (16, 20, 24, 28))
+            ZSTEP2(11, (0, 4, 8, 12), (16, 20, 24, 28))
+            "jmp 2f\n\t"
+            "3:\n\t"
+            ZLOAD(0) ZLOAD(1) ZLOAD(2) ZLOAD(3) ZLOAD(4) ZLOAD(5) ZLOAD(6)
             ZLOAD(7) ZLOAD(8) ZLOAD(9) ZLOAD(10) ZLOAD(11) ZLOAD(12)
             ZLOAD(13) ZLOAD(14) ZLOAD(15)
             ZLOADT(0, 16) ZLOADT(1, 17) ZLOADT(2, 18) ZLOADT(3, 19)
@@ -200,6 +263,7 @@ permute16_x2(__m512i x[16], __m512i y[16], const __m512i s[16],
             ZROUND2((0, 4, 8, 12), (1, 5, 9, 13), (2, 6, 10, 14),
                     (3, 7, 11, 15), (16, 20, 24, 28), (17, 21, 25, 29),
                     (18, 22, 26, 30), (19, 23, 27, 31))
+            "2:\n\t"
             ZROUND2((0, 5, 10, 15), (1, 6, 11, 12), (2, 7, 8, 13),
                     (3, 4, 9, 14), (16, 21, 26, 31), (17, 22, 27, 28),
                     (18, 23, 24, 29), (19, 20, 25, 30))
@@ -214,8 +278,9 @@ permute16_x2(__m512i x[16], __m512i y[16], const __m512i s[16],
             ZSTOREY(12, 28) ZSTOREY(13, 29) ZSTOREY(14, 30) ZSTOREY(15, 31)
             : [n] "+r"(double_rounds), "=m"(*(__m512i(*)[16])x),
               "=m"(*(__m512i(*)[16])y)
-            : [s] "r"(s), [t] "r"(t), [x] "r"(x), [y] "r"(y),
-              "m"(*(const __m512i(*)[16])s), "m"(*(const __m512i(*)[16])t)
+            : [s] "r"(s), [t] "r"(t), [x] "r"(x), [y] "r"(y), [p] "r"(p),
+              [use] "r"(pre != NULL), "m"(*(const __m512i(*)[16])s),
+              "m"(*(const __m512i(*)[16])t), "m"(*(const uint32_t(*)[16])p)
             : "cc", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",
               "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13",
               "xmm14", "xmm15", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20",
@@ -265,10 +330,10 @@ xor_keystream16(uint8_t *out, const uint8_t *in, const __m512i x[16],
 /* 1024 bytes: out = in ^ keystream of the sixteen blocks in s. */
 static inline __attribute__((always_inline)) void
 blocks16(uint8_t *out, const uint8_t *in, const __m512i s[16],
-         unsigned rounds)
+         const uint32_t *pre, unsigned rounds)
 {
     __m512i x[16];
-    permute16(x, s, rounds);
+    permute16(x, s, pre, rounds);
     xor_keystream16(out, in, x, s);
 }
 
@@ -291,6 +356,7 @@ counter_add16(__m512i *lo, __m512i *hi, __m512i n)
     _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
 #define VERTICAL_COUNTER_ADD counter_add16
 #define VERTICAL_BATCH blocks16
+#define VERTICAL_PRE first_columns
 #include "chacha_vertical.h"
 
 /* Thirty-two blocks: two sets of sixteen, lanes 0-15 and 16-31 of a pair
@@ -314,14 +380,14 @@ counter_add_pair(zmm_pair *lo, zmm_pair *hi, zmm_pair n)
 /* 2048 bytes: out = in ^ keystream of the thirty-two blocks in s. */
 static inline __attribute__((always_inline)) void
 blocks32(uint8_t *out, const uint8_t *in, const zmm_pair s[16],
-         unsigned rounds)
+         const uint32_t *pre, unsigned rounds)
 {
     __m512i a[16], b[16], x[16], y[16];
     for (int i = 0; i < 16; i++) {
         a[i] = s[i].lo;
         b[i] = s[i].hi;
     }
-    permute16_x2(x, y, a, b, rounds);
+    permute16_x2(x, y, a, b, pre, rounds);
     xor_keystream16(out, in, x, a);
     xor_keystream16(out + 1024, in + 1024, y, b);
 }
@@ -337,6 +403,7 @@ blocks32(uint8_t *out, const uint8_t *in, const zmm_pair s[16],
                                    26, 27, 28, 29, 30, 31) })
 #define VERTICAL_COUNTER_ADD counter_add_pair
 #define VERTICAL_BATCH blocks32
+#define VERTICAL_PRE first_columns
 #include "chacha_vertical.h"
 
 /* Eight blocks: chacha_ymm.h, with vprold. */
@@ -439,7 +506,7 @@ blocks16_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t at,
             size_t len, const __m512i s[16], unsigned rounds)
 {
     __m512i w[4][4], x[16];
-    permute16(x, s, rounds);
+    permute16(x, s, NULL, rounds);
     keystream16_from(w, x, s);
     for (int j = 0; j < 4; j++) {
         __m512i v[4];

@@ -12,7 +12,18 @@
  *   VERTICAL_SET1(x)       x in every lane
  *   VERTICAL_LANE_INDEX    0, 1, ... VERTICAL_LANES - 1 in the lanes
  *   VERTICAL_COUNTER_ADD   counter_add(lo, hi, n) at that width
- *   VERTICAL_BATCH         blocks(out, in, s, rounds) at that width */
+ *   VERTICAL_BATCH         blocks(out, in, s, rounds) at that width
+ * and optionally
+ *   VERTICAL_PRE           pre(w): w, sixteen state words, after the first
+ *                          round's quarter-rounds on columns 1-3;
+ * with which VERTICAL_BATCH is blocks(out, in, s, pre, rounds), pre being
+ * those words when they are the same in every lane of the batch (no lane's
+ * counter carries into word 13 from the batch's first lane: only column 0
+ * holds the counter's low word), NULL when not. Those three quarter-rounds
+ * are then the same for every block of the message, and done once, from
+ * the second batch on: the first batch's vectors would wait on the scalar
+ * quarter-rounds, a loss where the message is one batch, and the
+ * second's run in the first's shadow. */
 #include <stdint.h>
 #include <string.h>
 
@@ -32,17 +43,42 @@ VERTICAL_NAME(uint8_t *out, const uint8_t *in, size_t len, const uint8_t *key,
     for (int i = 0; i < 12; i++)
         s[4 + i] = VERTICAL_SET1((int)words[i]);
     VERTICAL_COUNTER_ADD(&s[12], &s[13], VERTICAL_LANE_INDEX);
+#ifdef VERTICAL_PRE
+    /* The batch's first counter, lane 0's words 12 and 13. */
+    uint64_t first = (uint64_t)words[8] | (uint64_t)words[9] << 32;
+    uint32_t pre[16], pre_word13 = 0;
+    int have_pre = 0;
+#define VERTICAL_CALL(o, i)                                                   \
+    do {                                                                      \
+        const uint32_t *p = NULL;                                             \
+        if (done && (uint32_t)first <= UINT32_MAX - (VERTICAL_LANES - 1)) {  \
+            if (!have_pre || pre_word13 != (uint32_t)(first >> 32)) {         \
+                memcpy(pre, sigma, sizeof sigma);                             \
+                memcpy(pre + 4, words, sizeof words);                         \
+                pre[12] = (uint32_t)first;                                    \
+                pre[13] = pre_word13 = (uint32_t)(first >> 32);               \
+                VERTICAL_PRE(pre);                                            \
+                have_pre = 1;                                                 \
+            }                                                                 \
+            p = pre;                                                          \
+        }                                                                     \
+        VERTICAL_BATCH(o, i, s, p, rounds);                                   \
+        first += VERTICAL_LANES;                                              \
+    } while (0)
+#else
+#define VERTICAL_CALL(o, i) VERTICAL_BATCH(o, i, s, rounds)
+#endif
 
     size_t done = 0;
     for (; len - done >= BATCH; done += BATCH) {
-        VERTICAL_BATCH(out + done, in + done, s, rounds);
+        VERTICAL_CALL(out + done, in + done);
         VERTICAL_COUNTER_ADD(&s[12], &s[13], VERTICAL_SET1(VERTICAL_LANES));
     }
     if (len - done > BATCH / 2) {
         /* xored with zeros: the bare keystream. */
         static const uint8_t zeros[BATCH];
         uint8_t ks[BATCH];
-        VERTICAL_BATCH(ks, zeros, s, rounds);
+        VERTICAL_CALL(ks, zeros);
         for (size_t i = 0; done + i < len; i++)
             out[done + i] = in[done + i] ^ ks[i];
         done = len;
@@ -57,3 +93,5 @@ VERTICAL_NAME(uint8_t *out, const uint8_t *in, size_t len, const uint8_t *key,
 #undef VERTICAL_LANE_INDEX
 #undef VERTICAL_COUNTER_ADD
 #undef VERTICAL_BATCH
+#undef VERTICAL_PRE
+#undef VERTICAL_CALL
