@@ -118,7 +118,7 @@ void aes_xctr_polyval_xor(const aes_impl *impl, const aes_key *k,
  * before them, all of the message's output, have left the core: the
  * stealing's two blocks, already a chain, then wait for the whole message.
  * So a block is put together in a register and stored once
- * (aes_load_block, aes_store_block); byte copies measured much slower
+ * (kernels/block16.h); byte copies measured much slower
  * (docs/kernels.md, "The code's choices", AES on x86).
  *
  * merge_block: dst = its first d bytes (0 < d < 16), then the rest of
@@ -127,9 +127,9 @@ static void merge_block(uint8_t dst[16], const uint8_t rest[16], size_t d)
 {
     uint64_t lo = d >= 8 ? ~0ull : (1ull << 8 * d) - 1,
              hi = d > 8 ? (1ull << 8 * (d - 8)) - 1 : 0;
-    aes_u64x2 mask = { lo, hi };
-    aes_store_block(dst, (aes_load_block(dst) & mask) |
-                             (aes_load_block(rest) & ~mask));
+    block16 mask = { lo, hi };
+    block16_store(dst, (block16_load(dst) & mask) |
+                           (block16_load(rest) & ~mask));
 }
 
 /* CS2 (SP 800-38A addendum): with a partial last block P* of d bytes, the

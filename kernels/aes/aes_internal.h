@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "aes.h"
+#include "../block16.h"
 
 /* The loads, stores and block helpers below read and write x86-64's
  * (little-endian) byte order directly. */
@@ -151,24 +152,6 @@ AES_INTERNAL_INLINE void aes_store64_be(uint8_t *p, uint64_t v)
     memcpy(p, &v, 8);
 }
 
-/* Whole blocks as one 16-byte value (a GCC vector; SSE2, which every
- * x86-64 CPU has), loaded and stored at once: a block put together byte by
- * byte cannot forward its narrower stores to the 16-byte load that reads it
- * next, which then waits until every store before it has left the core. */
-typedef uint64_t aes_u64x2 __attribute__((vector_size(16)));
-
-AES_INTERNAL_INLINE aes_u64x2 aes_load_block(const uint8_t p[16])
-{
-    aes_u64x2 v;
-    memcpy(&v, p, 16);
-    return v;
-}
-
-AES_INTERNAL_INLINE void aes_store_block(uint8_t p[16], aes_u64x2 v)
-{
-    memcpy(p, &v, 16);
-}
-
 AES_INTERNAL_INLINE void aes_xor_bytes(uint8_t *out, const uint8_t *a,
                                        const uint8_t *b, size_t n)
 {
@@ -181,10 +164,10 @@ AES_INTERNAL_INLINE void aes_xor_bytes(uint8_t *out, const uint8_t *a,
  * out may equal t. */
 AES_INTERNAL_INLINE void aes_xts_mulx(uint8_t out[16], const uint8_t t[16])
 {
-    aes_u64x2 v = aes_load_block(t);
+    block16 v = block16_load(t);
     uint64_t lo = v[0], hi = v[1];
-    aes_u64x2 r = { lo << 1 ^ (0x87 & -(hi >> 63)), hi << 1 | lo >> 63 };
-    aes_store_block(out, r);
+    block16 r = { lo << 1 ^ (0x87 & -(hi >> 63)), hi << 1 | lo >> 63 };
+    block16_store(out, r);
 }
 
 /* GCM's inc32: the last four bytes as a big-endian counter, wrapping. */

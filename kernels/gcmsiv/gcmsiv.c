@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../block16.h"
 #include "../kernel.h"
 #include "../registry.h"
 
@@ -31,16 +32,18 @@ int gcmsiv_setup(const gcmsiv_impl *impl, gcmsiv_key *key, const uint8_t *k,
     return aes_setup(key->aes_impl, &key->aes, k, key_len);
 }
 
-static uint32_t load32_le(const uint8_t p[4])
+static uint64_t load64_le(const uint8_t p[8])
 {
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-           (uint32_t)p[3] << 24;
+    uint64_t v;
+    memcpy(&v, p, 8); /* block16.h: a little-endian host */
+    return v;
 }
 
-static void store64_le(uint8_t p[8], uint64_t v)
+static uint32_t load32_le(const uint8_t p[4])
 {
-    for (int i = 0; i < 8; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
 }
 
 static void xor_bytes(uint8_t *out, const uint8_t *a, const uint8_t *b,
@@ -50,25 +53,29 @@ static void xor_bytes(uint8_t *out, const uint8_t *a, const uint8_t *b,
         out[i] = a[i] ^ b[i];
 }
 
+/* The per-nonce blocks below are made in registers and stored whole
+ * (block16.h), so that the AES and POLYVAL rows' loads of them need not
+ * wait. */
+
 /* RFC 8452 section 4: block i = E(LE32(i) || nonce) for i = 0..3 (5 for
  * AES-256); the first halves of blocks 0-1 are the POLYVAL key, of the
  * rest the AES key. All of them in one call of the row's ECB. */
 void gcmsiv_derive(const gcmsiv_key *key, gcmsiv_message_keys *mk,
                    const uint8_t nonce[GCMSIV_NONCE_BYTES])
 {
-    uint8_t in[6][16], out[6][16], h[16], enc[32];
+    _Alignas(64) uint8_t in[6][16], out[6][16];
+    uint8_t h[16], enc[32];
     size_t enc_len = key->aes.rounds == 14 ? 32 : 16,
            blocks = 2 + enc_len / 8;
-    for (size_t i = 0; i < blocks; i++) {
-        memset(in[i], 0, 4);
-        in[i][0] = (uint8_t)i;
-        memcpy(in[i] + 4, nonce, GCMSIV_NONCE_BYTES);
-    }
+    block16 first = { (uint64_t)load32_le(nonce) << 32, load64_le(nonce + 4) };
+    for (size_t i = 0; i < blocks; i++)
+        block16_store(in[i], first + (block16){ i, 0 });
     key->aes_impl->encrypt(&key->aes, out[0], in[0], blocks);
-    memcpy(h, out[0], 8);
-    memcpy(h + 8, out[1], 8);
-    for (size_t i = 2; i < blocks; i++)
-        memcpy(enc + 8 * (i - 2), out[i], 8);
+    block16_store(h, (block16){ block16_load(out[0])[0],
+                                block16_load(out[1])[0] });
+    for (size_t i = 2; i < blocks; i += 2)
+        block16_store(enc + 8 * (i - 2), (block16){ block16_load(out[i])[0],
+                                                    block16_load(out[i + 1])[0] });
     key->polyval_impl->init(&mk->h, h);
     aes_setup(key->aes_impl, &mk->enc, enc, enc_len);
     explicit_bzero(out, sizeof out);
@@ -97,11 +104,11 @@ static void make_tag(const gcmsiv_key *key, const gcmsiv_message_keys *mk,
                      uint8_t tag[GCMSIV_TAG_BYTES])
 {
     uint8_t lengths[16];
-    store64_le(lengths, 8 * (uint64_t)aad_len);
-    store64_le(lengths + 8, 8 * (uint64_t)len);
+    block16_store(lengths, (block16){ 8 * (uint64_t)aad_len, 8 * (uint64_t)len });
     key->polyval_impl->update(&mk->h, acc, lengths, 1);
-    xor_bytes(acc, acc, nonce, GCMSIV_NONCE_BYTES);
-    acc[15] &= 0x7f;
+    block16 s = block16_load(acc) ^
+                (block16){ load64_le(nonce), load32_le(nonce + 8) };
+    block16_store(acc, s & (block16){ ~0ull, ~0ull >> 1 });
     key->aes_impl->encrypt(&mk->enc, tag, acc, 1);
 }
 
@@ -119,11 +126,11 @@ static void siv_ctr(const gcmsiv_key *key, const gcmsiv_message_keys *mk,
 {
     const aes_impl *aes = key->aes_impl;
     uint8_t nonce[16], block[16], ks[16];
-    uint32_t word = load32_le(tag);
+    block16 t = block16_load(tag);
+    uint32_t word = (uint32_t)t[0];
     size_t blocks = len / 16, tail = len % 16;
-    memcpy(nonce, tag, 16);
-    nonce[15] |= 0x80;
-    memset(nonce, 0, 4);
+    block16_store(nonce, (t & (block16){ ~0ull << 32, ~0ull }) |
+                             (block16){ 0, 1ull << 63 });
     while (blocks) {
         uint64_t to_wrap = ((uint64_t)1 << 32) - word;
         size_t n = blocks < to_wrap ? blocks : (size_t)to_wrap;
@@ -135,9 +142,7 @@ static void siv_ctr(const gcmsiv_key *key, const gcmsiv_message_keys *mk,
         word = (uint32_t)(word + n);
     }
     if (tail) {
-        memcpy(block, nonce, 16);
-        block[0] = (uint8_t)word, block[1] = (uint8_t)(word >> 8);
-        block[2] = (uint8_t)(word >> 16), block[3] = (uint8_t)(word >> 24);
+        block16_store(block, block16_load(nonce) | (block16){ word, 0 });
         aes->encrypt(&mk->enc, ks, block, 1);
         xor_bytes(out, in, ks, tail);
         explicit_bzero(ks, sizeof ks);
