@@ -60,6 +60,10 @@ extern const chacha_impl chacha_impls[];
 
 chacha_stream_xor_fn chacha_stream_xor_generic;
 hchacha_fn hchacha_generic;
+/* w, sixteen state words, after the first round's quarter-rounds on
+ * columns 1-3 (words 1-3, 5-7, 9-11 and 13-15); column 0 as it was. For
+ * the vector rows' batches (chacha_vertical.h), in portable C. */
+void chacha_first_columns(uint32_t w[16]);
 #if defined(__x86_64__)
 chacha_stream_xor_fn chacha_stream_xor_sse2, chacha_stream_xor_ssse3,
     chacha_stream_xor_avx2, chacha_stream_xor_avx512;

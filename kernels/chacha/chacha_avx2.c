@@ -62,25 +62,52 @@ static const uint8_t rot8[32] = {
     "vmovdqa " #in "*32(%[x]), %%ymm8\n\t"                                    \
     "vmovdqa " #in "*32+32(%[x]), %%ymm9\n\t"
 
+/* Column 0's quarter-round alone. */
+#define QUARTERROUND1(a, b, c, d)                                             \
+    ADD(a, b) XOR(d, a) ROT16(d) ADD(c, d) XOR(b, c) ROT(b, 12)               \
+    ADD(a, b) XOR(d, a) ROT8(d) ADD(c, d) XOR(b, c) ROT(b, 7)
+/* Word i of pre in every lane of ymm j. */
+#define PRE(i, j) "vpbroadcastd " #i "*4(%[p]), " Y(j) "\n\t"
+
 /* x = the eight states s after `rounds` rounds (no feed-forward). The loop
- * runs at least once: rounds is 8, 12 or 20. s and x are 32-byte aligned. */
+ * runs at least once: rounds is 8, 12 or 20. s and x are 32-byte aligned.
+ * With pre (not NULL), columns 1-3 start from its words, their first
+ * quarter-rounds done: the first double round is column 0's quarter-round
+ * and the diagonal round, entered with the registers as the column round
+ * leaves them (words 10 and 11 in ymm8 and ymm9, 8 and 9 in x). */
 static inline __attribute__((always_inline)) void
-permute8(__m256i x[16], const __m256i s[16], unsigned rounds)
+permute8(__m256i x[16], const __m256i s[16], const uint32_t *pre,
+         unsigned rounds)
 {
     unsigned double_rounds = rounds / 2;
+    static const uint32_t none[16];
+    const uint32_t *p = pre ? pre : none;
     __asm__(
+        "vmovdqu %[rot16], %%ymm11\n\t"
+        "test %[use], %[use]\n\t"
+        "jz 3f\n\t"
+        LOAD(0) LOAD(4) LOAD(8) LOAD(12)
+        PRE(1, 1) PRE(2, 2) PRE(3, 3) PRE(5, 5) PRE(6, 6) PRE(7, 7)
+        PRE(13, 13) PRE(14, 14) PRE(15, 15)
+        QUARTERROUND1(0, 4, 8, 12)
+        "vmovdqa %%ymm8, 8*32(%[x])\n\t"
+        PRE(9, 10)
+        "vmovdqa %%ymm10, 9*32(%[x])\n\t"
+        PRE(10, 8) PRE(11, 9)
+        "jmp 2f\n\t"
+        "3:\n\t"
         LOAD(0) LOAD(1) LOAD(2) LOAD(3) LOAD(4) LOAD(5) LOAD(6) LOAD(7)
         LOAD(8) LOAD(9) LOAD(12) LOAD(13) LOAD(14) LOAD(15)
         "vmovdqa 10*32(%[s]), %%ymm10\n\t"
         "vmovdqa %%ymm10, 10*32(%[x])\n\t"
         "vmovdqa 11*32(%[s]), %%ymm10\n\t"
         "vmovdqa %%ymm10, 11*32(%[x])\n\t"
-        "vmovdqu %[rot16], %%ymm11\n\t"
         ".p2align 5\n\t"
         "1:\n\t"
         QUARTERROUND2(0, 4, 8, 12, 1, 5, 9, 13)
         SWAP_C(8, 10)
         QUARTERROUND2(2, 6, 8, 14, 3, 7, 9, 15)
+        "2:\n\t"
         QUARTERROUND2(0, 5, 8, 15, 1, 6, 9, 12)
         SWAP_C(10, 8)
         QUARTERROUND2(2, 7, 8, 13, 3, 4, 9, 14)
@@ -89,7 +116,8 @@ permute8(__m256i x[16], const __m256i s[16], unsigned rounds)
         STORE(0) STORE(1) STORE(2) STORE(3) STORE(4) STORE(5) STORE(6)
         STORE(7) STORE(8) STORE(9) STORE(12) STORE(13) STORE(14) STORE(15)
         : [n] "+r"(double_rounds), "=m"(*(__m256i(*)[16])x)
-        : [s] "r"(s), [x] "r"(x), "m"(*(const __m256i(*)[16])s),
+        : [s] "r"(s), [x] "r"(x), [p] "r"(p), [use] "r"(pre != NULL),
+          "m"(*(const __m256i(*)[16])s), "m"(*(const uint32_t(*)[16])p),
           [rot16] "m"(rot16), [rot8] "m"(rot8)
         : "cc", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",
           "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13",

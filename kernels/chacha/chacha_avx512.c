@@ -51,20 +51,6 @@
 
 /* Sixteen blocks. */
 
-/* The first round's quarter-rounds on columns 1-3 of the state words w:
- * the same in every block of a batch whose counter stays in word 12
- * (chacha_vertical.h, VERTICAL_PRE), so done once on scalars rather than
- * in every batch's vectors, 36 of its 960 vector instructions a set. */
-#define ADD32(a, b) ((a) + (b))
-#define XOR32(a, b) ((a) ^ (b))
-#define ROL32(v, n) ((uint32_t)((v) << (n)) | ((v) >> (32 - (n))))
-static inline void first_columns(uint32_t w[16])
-{
-    QUARTERROUND(ADD32, XOR32, ROL32, w[1], w[5], w[9], w[13]);
-    QUARTERROUND(ADD32, XOR32, ROL32, w[2], w[6], w[10], w[14]);
-    QUARTERROUND(ADD32, XOR32, ROL32, w[3], w[7], w[11], w[15]);
-}
-
 /* Transpose four word-vectors (words i..i+3 of the sixteen blocks) into 16
  * bytes of each block: 4x4 word transposes within each 128-bit lane leave
  * t[j] with, in lane L, the words of block 4L + j. */
@@ -356,7 +342,7 @@ counter_add16(__m512i *lo, __m512i *hi, __m512i n)
     _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
 #define VERTICAL_COUNTER_ADD counter_add16
 #define VERTICAL_BATCH blocks16
-#define VERTICAL_PRE first_columns
+#define VERTICAL_PRE
 #include "chacha_vertical.h"
 
 /* Thirty-two blocks: two sets of sixteen, lanes 0-15 and 16-31 of a pair
@@ -403,7 +389,7 @@ blocks32(uint8_t *out, const uint8_t *in, const zmm_pair s[16],
                                    26, 27, 28, 29, 30, 31) })
 #define VERTICAL_COUNTER_ADD counter_add_pair
 #define VERTICAL_BATCH blocks32
-#define VERTICAL_PRE first_columns
+#define VERTICAL_PRE
 #include "chacha_vertical.h"
 
 /* Eight blocks: chacha_ymm.h, with vprold. */
@@ -413,10 +399,14 @@ blocks32(uint8_t *out, const uint8_t *in, const zmm_pair s[16],
 #define ROTL8(v) _mm256_rol_epi32(v, 8)
 #define ROTL7(v) _mm256_rol_epi32(v, 7)
 
-/* x = the eight states s after `rounds` rounds (no feed-forward). */
+/* x = the eight states s after `rounds` rounds (no feed-forward). Here at
+ * most one batch of a message runs through it, the first, so pre is always
+ * NULL (chacha_vertical.h). */
 static inline __attribute__((always_inline)) void
-permute8(__m256i x[16], const __m256i s[16], unsigned rounds)
+permute8(__m256i x[16], const __m256i s[16], const uint32_t *pre,
+         unsigned rounds)
 {
+    (void)pre;
     __m256i x0 = s[0], x1 = s[1], x2 = s[2], x3 = s[3];
     __m256i x4 = s[4], x5 = s[5], x6 = s[6], x7 = s[7];
     __m256i x8 = s[8], x9 = s[9], x10 = s[10], x11 = s[11];

@@ -55,6 +55,15 @@ static void chacha_permute_generic(uint32_t x[16], unsigned rounds)
     }
 }
 
+/* The vertical layouts' batches after a message's first start columns 1-3
+ * from this (chacha_vertical.h, VERTICAL_PRE). */
+void chacha_first_columns(uint32_t w[16])
+{
+    QUARTERROUND(w[1], w[5], w[9], w[13]);
+    QUARTERROUND(w[2], w[6], w[10], w[14]);
+    QUARTERROUND(w[3], w[7], w[11], w[15]);
+}
+
 static void chacha_block_generic(uint8_t ks[64], const uint32_t state[16],
                                  unsigned rounds)
 {

@@ -14,16 +14,19 @@
  *   VERTICAL_COUNTER_ADD   counter_add(lo, hi, n) at that width
  *   VERTICAL_BATCH         blocks(out, in, s, rounds) at that width
  * and optionally
- *   VERTICAL_PRE           pre(w): w, sixteen state words, after the first
- *                          round's quarter-rounds on columns 1-3;
- * with which VERTICAL_BATCH is blocks(out, in, s, pre, rounds), pre being
- * those words when they are the same in every lane of the batch (no lane's
- * counter carries into word 13 from the batch's first lane: only column 0
- * holds the counter's low word), NULL when not. Those three quarter-rounds
- * are then the same for every block of the message, and done once, from
- * the second batch on: the first batch's vectors would wait on the scalar
- * quarter-rounds, a loss where the message is one batch, and the
- * second's run in the first's shadow. */
+ *   VERTICAL_PRE           (defined) VERTICAL_BATCH is then
+ *                          blocks(out, in, s, pre, rounds): pre, when not
+ *                          NULL, the state's words after the first round's
+ *                          quarter-rounds on columns 1-3
+ *                          (chacha_first_columns), which the batch may
+ *                          start those columns from.
+ * Those three quarter-rounds hold no counter word but 13, so they are the
+ * same for every block of a batch in which no lane's counter carries into
+ * word 13, and done once a message (again if word 13 changes); pre is NULL
+ * for a batch where a carry falls. It is also NULL for a message's first
+ * batch: that batch's vectors would wait on the scalar quarter-rounds, a
+ * loss where the message is one batch, while the second's are done in the
+ * first's shadow. */
 #include <stdint.h>
 #include <string.h>
 
@@ -57,7 +60,7 @@ VERTICAL_NAME(uint8_t *out, const uint8_t *in, size_t len, const uint8_t *key,
                 memcpy(pre + 4, words, sizeof words);                         \
                 pre[12] = (uint32_t)first;                                    \
                 pre[13] = pre_word13 = (uint32_t)(first >> 32);               \
-                VERTICAL_PRE(pre);                                            \
+                chacha_first_columns(pre);                                    \
                 have_pre = 1;                                                 \
             }                                                                 \
             p = pre;                                                          \

@@ -13,10 +13,12 @@
  *   CHACHA_ISA(name)    name with the ISA suffix, e.g. name##_avx2
  *   ROTL16(v), ROTL12(v), ROTL8(v), ROTL7(v)
  *                       the rotates of each word of an __m256i
- *   permute8(x, s, rounds)
+ *   permute8(x, s, pre, rounds)
  *                       a force-inlined function: x = the eight states s
  *                       after `rounds` rounds, no feed-forward (both arrays
- *                       of 16 __m256i, 32-byte aligned)
+ *                       of 16 __m256i, 32-byte aligned); pre NULL or words
+ *                       to start columns 1-3 from (chacha_vertical.h,
+ *                       VERTICAL_PRE), which it may ignore
  * and compiled with that file's flags. It defines
  * CHACHA_ISA(chacha_stream_xor_rows) and the force-inlined chacha_xor_ymm,
  * which the including file's chacha_stream_xor calls. */
@@ -68,10 +70,11 @@ store8(uint8_t *out, const uint8_t *in, __m256i a, __m256i b, __m256i c,
 
 /* 512 bytes: out = in ^ keystream of the eight blocks in s. */
 static inline __attribute__((always_inline)) void
-blocks8(uint8_t *out, const uint8_t *in, const __m256i s[16], unsigned rounds)
+blocks8(uint8_t *out, const uint8_t *in, const __m256i s[16],
+        const uint32_t *pre, unsigned rounds)
 {
     __m256i x[16];
-    permute8(x, s, rounds);
+    permute8(x, s, pre, rounds);
     for (int i = 0; i < 16; i++)
         x[i] = _mm256_add_epi32(x[i], s[i]);
     store8(out, in, x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]);
@@ -100,6 +103,7 @@ counter_add(__m256i *lo, __m256i *hi, __m256i n)
 #define VERTICAL_LANE_INDEX _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)
 #define VERTICAL_COUNTER_ADD counter_add
 #define VERTICAL_BATCH blocks8
+#define VERTICAL_PRE
 #include "chacha_vertical.h"
 
 /* The four column quarter-rounds of a row set (two blocks). */
