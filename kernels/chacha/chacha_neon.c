@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "chacha.h"
+#include "chacha_pre.h"
 #include "chacha_rows.h"
 
 #if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -61,9 +62,14 @@ static const uint32_t chacha_sigma_neon[4] = {
     ARX(c0, d0, b0, 7) ARX(c1, d1, b1, 7)                                     \
     ARX(c2, d2, b2, 7) ARX(c3, d3, b3, 7)
 
+#define DIAGONAL_ROUND(ARX)                                                   \
+    QUARTERROUND4(ARX, 0, 5, 10, 15, 1, 6, 11, 12, 2, 7, 8, 13, 3, 4, 9, 14)
 #define DOUBLE_ROUND(ARX)                                                     \
     QUARTERROUND4(ARX, 0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15)  \
-    QUARTERROUND4(ARX, 0, 5, 10, 15, 1, 6, 11, 12, 2, 7, 8, 13, 3, 4, 9, 14)
+    DIAGONAL_ROUND(ARX)
+/* Column 0's quarter-round alone. */
+#define QUARTERROUND1(ARX, a, b, c, d)                                        \
+    ARX(a, b, d, 16) ARX(c, d, b, 12) ARX(a, b, d, 8) ARX(c, d, b, 7)
 
 #define LOAD_VECTORS(s)                                                       \
     uint32x4_t v0 = s[0], v1 = s[1], v2 = s[2], v3 = s[3];                    \
@@ -142,11 +148,22 @@ CHACHA_NEON_INLINE void store64_le(uint8_t *p, uint64_t v)
     memcpy(p, &v, sizeof v);
 }
 
+/* Columns 1-3 of the vectors and of the scalar block from pre's words. */
+#define PRE_COLUMN(i) v##i = vdupq_n_u32(pre[i]), x##i = pre[i]
+#define PRE_COLUMNS()                                                         \
+    (PRE_COLUMN(1), PRE_COLUMN(2), PRE_COLUMN(3), PRE_COLUMN(5),              \
+     PRE_COLUMN(6), PRE_COLUMN(7), PRE_COLUMN(9), PRE_COLUMN(10),             \
+     PRE_COLUMN(11), PRE_COLUMN(13), PRE_COLUMN(14), PRE_COLUMN(15))
+
 /* 320 bytes: the four blocks of st, then at out + 256 the block whose
- * words are w (its counter four past st's first). */
+ * words are w (its counter four past st's first). With pre (not NULL, the
+ * same for all five blocks: chacha_pre.h), columns 1-3 start from its
+ * words and the first double round is column 0's quarter-round and the
+ * diagonal round. */
 CHACHA_NEON_INLINE void blocks5(uint8_t *out, const uint8_t *in,
                                 const chacha_vstate_neon *st,
-                                const uint32_t w[16], unsigned rounds)
+                                const uint32_t w[16], const uint32_t *pre,
+                                unsigned rounds)
 {
     const uint8x16_t rot8 = vld1q_u8(chacha_rot8_neon);
     const uint32x4_t *s = st->s;
@@ -155,7 +172,14 @@ CHACHA_NEON_INLINE void blocks5(uint8_t *out, const uint8_t *in,
     uint32_t x4 = w[4], x5 = w[5], x6 = w[6], x7 = w[7];
     uint32_t x8 = w[8], x9 = w[9], x10 = w[10], x11 = w[11];
     uint32_t x12 = w[12], x13 = w[13], x14 = w[14], x15 = w[15];
-    for (unsigned r = 0; r < rounds; r += 2) {
+    unsigned r = 0;
+    if (pre) {
+        PRE_COLUMNS();
+        QUARTERROUND1(ARX_VS, 0, 4, 8, 12)
+        DIAGONAL_ROUND(ARX_VS)
+        r = 2;
+    }
+    for (; r < rounds; r += 2) {
         DOUBLE_ROUND(ARX_VS)
     }
     STORE_VERTICAL(out, in, s);
@@ -183,13 +207,17 @@ CHACHA_NEON_INLINE size_t xor_vertical(uint8_t *out, const uint8_t *in,
     memcpy(w + 12, row3, 16);
     for (int i = 0; i < 16; i++)
         st.s[i] = vdupq_n_u32(w[i]);
+    chacha_pre pre;
+    chacha_pre_init(&pre, w);
 
     size_t done = 0;
     for (; len - done >= 320; done += 320, ctr += 5) {
         set_counters(&st, ctr);
         w[12] = (uint32_t)(ctr + 4);
         w[13] = (uint32_t)((ctr + 4) >> 32);
-        blocks5(out + done, in + done, &st, w, rounds);
+        /* Not for the first batch (chacha_vertical.h says why). */
+        blocks5(out + done, in + done, &st, w,
+                done ? chacha_pre_for(&pre, ctr, 5) : NULL, rounds);
     }
     set_counters(&st, ctr);
     if (len - done >= 256) {

@@ -16,19 +16,16 @@
  * and optionally
  *   VERTICAL_PRE           (defined) VERTICAL_BATCH is then
  *                          blocks(out, in, s, pre, rounds): pre, when not
- *                          NULL, the state's words after the first round's
- *                          quarter-rounds on columns 1-3
- *                          (chacha_first_columns), which the batch may
- *                          start those columns from.
- * Those three quarter-rounds hold no counter word but 13, so they are the
- * same for every block of a batch in which no lane's counter carries into
- * word 13, and done once a message (again if word 13 changes); pre is NULL
- * for a batch where a carry falls. It is also NULL for a message's first
- * batch: that batch's vectors would wait on the scalar quarter-rounds, a
- * loss where the message is one batch, while the second's are done in the
- * first's shadow. */
+ *                          NULL, words to start columns 1-3 of the first
+ *                          round from (chacha_pre.h), which the batch may
+ *                          use or ignore.
+ * pre is NULL for a message's first batch: that batch's vectors would wait
+ * on the scalar quarter-rounds, a loss where the message is one batch,
+ * while the second's are done in the first's shadow. */
 #include <stdint.h>
 #include <string.h>
+
+#include "chacha_pre.h"
 
 static inline __attribute__((always_inline)) size_t
 VERTICAL_NAME(uint8_t *out, const uint8_t *in, size_t len, const uint8_t *key,
@@ -47,25 +44,19 @@ VERTICAL_NAME(uint8_t *out, const uint8_t *in, size_t len, const uint8_t *key,
         s[4 + i] = VERTICAL_SET1((int)words[i]);
     VERTICAL_COUNTER_ADD(&s[12], &s[13], VERTICAL_LANE_INDEX);
 #ifdef VERTICAL_PRE
+    chacha_pre pre;
+    uint32_t state[16];
+    memcpy(state, sigma, sizeof sigma);
+    memcpy(state + 4, words, sizeof words);
+    chacha_pre_init(&pre, state);
     /* The batch's first counter, lane 0's words 12 and 13. */
     uint64_t first = (uint64_t)words[8] | (uint64_t)words[9] << 32;
-    uint32_t pre[16], pre_word13 = 0;
-    int have_pre = 0;
 #define VERTICAL_CALL(o, i)                                                   \
     do {                                                                      \
-        const uint32_t *p = NULL;                                             \
-        if (done && (uint32_t)first <= UINT32_MAX - (VERTICAL_LANES - 1)) {  \
-            if (!have_pre || pre_word13 != (uint32_t)(first >> 32)) {         \
-                memcpy(pre, sigma, sizeof sigma);                             \
-                memcpy(pre + 4, words, sizeof words);                         \
-                pre[12] = (uint32_t)first;                                    \
-                pre[13] = pre_word13 = (uint32_t)(first >> 32);               \
-                chacha_first_columns(pre);                                    \
-                have_pre = 1;                                                 \
-            }                                                                 \
-            p = pre;                                                          \
-        }                                                                     \
-        VERTICAL_BATCH(o, i, s, p, rounds);                                   \
+        VERTICAL_BATCH(o, i, s,                                               \
+                       done ? chacha_pre_for(&pre, first, VERTICAL_LANES)     \
+                            : NULL,                                           \
+                       rounds);                                               \
         first += VERTICAL_LANES;                                              \
     } while (0)
 #else
