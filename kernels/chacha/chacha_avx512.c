@@ -189,6 +189,11 @@ permute16(__m512i x[16], const __m512i s[16], const uint32_t *pre,
  * pipes idle: the other set fills it (docs/kernels.md, "The code's
  * choices", ChaCha). */
 #define ZSTEP2(k, p, P) ZQ##k p ZQ##k P
+/* Column 0's quarter-round on both sets, step by step. */
+#define ZCOLUMN0_2(p, P)                                                      \
+    ZSTEP2(0, p, P) ZSTEP2(1, p, P) ZSTEP2(2, p, P) ZSTEP2(3, p, P)           \
+    ZSTEP2(4, p, P) ZSTEP2(5, p, P) ZSTEP2(6, p, P) ZSTEP2(7, p, P)           \
+    ZSTEP2(8, p, P) ZSTEP2(9, p, P) ZSTEP2(10, p, P) ZSTEP2(11, p, P)
 #define ZROUND2(p, q, r, s, P, Q, R, S)                                       \
     ZSTEP2(0, p, P)                                                           \
     ZSTEP2(1, p, P) ZSTEP2(0, q, Q)                                           \
@@ -223,18 +228,7 @@ permute16_x2(__m512i x[16], __m512i y[16], const __m512i s[16],
             ZLOADT(0, 16) ZLOADT(4, 20) ZLOADT(8, 24) ZLOADT(12, 28)
             ZPRE_COLUMNS(1, 2, 3, 5, 6, 7, 9, 10, 11, 13, 14, 15)
             ZPRE_COLUMNS(17, 18, 19, 21, 22, 23, 25, 26, 27, 29, 30, 31)
-            ZSTEP2(0, (0, 4, 8, 12), (16, 20, 24, 28))
-            ZSTEP2(1, (0, 4, 8, 12), (16, 20, 24, 28))
-            ZSTEP2(2, (0, 4, 8, 12), (16, 20, 24, 28))
-            ZSTEP2(3, (0, 4, 8, 12), (16, 20, 24, 28))
-            ZSTEP2(4, (0, 4, 8, 12), (16, 20, 24, 28))
-            ZSTEP2(5, (0, 4, 8, 12), (16, 20, 24, 28))
-            ZSTEP2(6, (0, 4, 8, 12), (16, 20, 24, 28))
-            ZSTEP2(7, (0, 4, 8, 12), (16, 20, 24, 28))
-            ZSTEP2(8, (0, 4, 8, 12), (16, 20, 24, 28))
-            ZSTEP2(9, (0, 4, 8, 12), (16, 20, 24, 28))
-            ZSTEP2(10, (0, 4, 8, 12), (16, 20, 24, 28))
-            ZSTEP2(11, (0, 4, 8, 12), (16, 20, 24, 28))
+            ZCOLUMN0_2((0, 4, 8, 12), (16, 20, 24, 28))
             "jmp 2f\n\t"
             "3:\n\t"
             ZLOAD(0) ZLOAD(1) ZLOAD(2) ZLOAD(3) ZLOAD(4) ZLOAD(5) ZLOAD(6)
