@@ -57,11 +57,19 @@ static void xor_bytes(uint8_t *out, const uint8_t *a, const uint8_t *b,
  * (block16.h), so that the AES and POLYVAL rows' loads of them need not
  * wait. */
 
+size_t gcmsiv_hash_blocks(size_t aad_len, size_t len)
+{
+    size_t a = (aad_len + 15) / 16, m = (len + 15) / 16;
+    return a > m ? a : m > 1 ? m : 1;
+}
+
 /* RFC 8452 section 4: block i = E(LE32(i) || nonce) for i = 0..3 (5 for
  * AES-256); the first halves of blocks 0-1 are the POLYVAL key, of the
- * rest the AES key. All of them in one call of the row's ECB. */
+ * rest the AES key. All of them in one call of the row's ECB. The POLYVAL
+ * key's powers only as far as the message's updates reach: a short
+ * message needs few, and the powers are most of a short message's time. */
 void gcmsiv_derive(const gcmsiv_key *key, gcmsiv_message_keys *mk,
-                   const uint8_t nonce[GCMSIV_NONCE_BYTES])
+                   const uint8_t nonce[GCMSIV_NONCE_BYTES], size_t hash_blocks)
 {
     _Alignas(64) uint8_t in[6][16], out[6][16];
     uint8_t h[16], enc[32];
@@ -76,7 +84,7 @@ void gcmsiv_derive(const gcmsiv_key *key, gcmsiv_message_keys *mk,
     for (size_t i = 2; i < blocks; i += 2)
         block16_store(enc + 8 * (i - 2), (block16){ block16_load(out[i])[0],
                                                     block16_load(out[i + 1])[0] });
-    key->polyval_impl->init(&mk->h, h);
+    polyval_init_upto(key->polyval_impl, &mk->h, h, hash_blocks);
     aes_setup(key->aes_impl, &mk->enc, enc, enc_len);
     explicit_bzero(out, sizeof out);
     explicit_bzero(h, sizeof h);
@@ -174,7 +182,7 @@ void gcmsiv_seal(const gcmsiv_key *key, uint8_t *out, const uint8_t *in,
 {
     gcmsiv_message_keys mk;
     uint8_t acc[16] = { 0 }, tag[GCMSIV_TAG_BYTES];
-    gcmsiv_derive(key, &mk, nonce);
+    gcmsiv_derive(key, &mk, nonce, gcmsiv_hash_blocks(aad_len, len));
     hash_padded(key->polyval_impl, &mk.h, acc, aad, aad_len);
     hash_padded(key->polyval_impl, &mk.h, acc, in, len);
     make_tag(key, &mk, acc, aad_len, len, nonce, tag);
@@ -205,7 +213,7 @@ int gcmsiv_open(const gcmsiv_key *key, uint8_t *out, const uint8_t *in,
     int ok;
     /* Read before any output is written, which may overlap it. */
     memcpy(tag, in + len, GCMSIV_TAG_BYTES);
-    gcmsiv_derive(key, &mk, nonce);
+    gcmsiv_derive(key, &mk, nonce, gcmsiv_hash_blocks(aad_len, len));
     hash_padded(key->polyval_impl, &mk.h, acc, aad, aad_len);
     gcmsiv_ctr_hash(key, &mk, tag, out, in, len, acc);
     make_tag(key, &mk, acc, aad_len, len, nonce, want);

@@ -65,8 +65,15 @@ typedef struct gcmsiv_message_keys {
     aes_key enc;
 } gcmsiv_message_keys;
 
+/* The keys for nonce, POLYVAL's for updates of at most hash_blocks
+ * blocks each (gcmsiv_hash_blocks; POLYVAL_POWERS or more for any). */
 void gcmsiv_derive(const gcmsiv_key *key, gcmsiv_message_keys *mk,
-                   const uint8_t nonce[GCMSIV_NONCE_BYTES]);
+                   const uint8_t nonce[GCMSIV_NONCE_BYTES],
+                   size_t hash_blocks);
+
+/* The most blocks one POLYVAL update hashes for a message of len bytes
+ * with aad_len of AAD: the AAD's, the message's, or the lengths' one. */
+size_t gcmsiv_hash_blocks(size_t aad_len, size_t len);
 
 /* The counter mode from tag over len bytes (out may equal in); when acc
  * is not NULL, acc continued by POLYVAL over the output zero-padded to

@@ -8,9 +8,9 @@
 
 #include "../kernel.h"
 
-#define POLYVAL_ROW(name, isa, required)                                      \
+#define POLYVAL_ROW(name, isa, required, init_upto)                           \
     { { name, required }, polyval_init_##isa, polyval_update_##isa,           \
-      polyval_mul_##isa }
+      polyval_mul_##isa, init_upto }
 
 /* pclmul's tail and the reductions of the wider rows use the 128-bit
  * PCLMULQDQ, which every CPU with VPCLMULQDQ has; SSE4.1 for the lane
@@ -18,15 +18,18 @@
 const polyval_impl polyval_impls[] = {
 #if defined(__x86_64__)
     POLYVAL_ROW("vpclmul-avx512", vpclmul_avx512,
-                CPU_VPCLMULQDQ | CPU_AVX512 | CPU_PCLMUL | CPU_SSE41),
+                CPU_VPCLMULQDQ | CPU_AVX512 | CPU_PCLMUL | CPU_SSE41,
+                polyval_init_upto_vpclmul_avx512),
     POLYVAL_ROW("vpclmul-avx2", vpclmul_avx2,
-                CPU_VPCLMULQDQ | CPU_AVX2 | CPU_PCLMUL | CPU_SSE41),
-    POLYVAL_ROW("pclmul", pclmul, CPU_PCLMUL | CPU_SSE41),
+                CPU_VPCLMULQDQ | CPU_AVX2 | CPU_PCLMUL | CPU_SSE41,
+                polyval_init_upto_vpclmul_avx2),
+    POLYVAL_ROW("pclmul", pclmul, CPU_PCLMUL | CPU_SSE41,
+                polyval_init_upto_pclmul),
 #elif defined(__aarch64__)
-    POLYVAL_ROW("ce", ce, CPU_ARM_PMULL),
+    POLYVAL_ROW("ce", ce, CPU_ARM_PMULL, NULL),
 #endif
-    POLYVAL_ROW("generic", generic, 0),
-    { { NULL, 0 }, NULL, NULL, NULL },
+    POLYVAL_ROW("generic", generic, 0, NULL),
+    { { NULL, 0 }, NULL, NULL, NULL, NULL },
 };
 
 const polyval_impl *polyval_find(const char *isa)
@@ -41,6 +44,15 @@ const polyval_impl *polyval_best(void)
     while (impl[1].v.isa && !cpu_supports(impl->v.required))
         impl++;
     return impl;
+}
+
+void polyval_init_upto(const polyval_impl *impl, polyval_key *k,
+                       const uint8_t h[16], size_t blocks)
+{
+    if (impl->init_upto)
+        impl->init_upto(k, h, blocks);
+    else
+        impl->init(k, h);
 }
 
 void polyval_finish(const polyval_impl *impl, const polyval_key *k,

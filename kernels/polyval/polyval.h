@@ -59,6 +59,12 @@ typedef struct polyval_key {
 
 /* The key for hash key h. */
 typedef void polyval_init_fn(polyval_key *k, const uint8_t h[16]);
+/* The same, holding only the powers H^1 .. H^blocks (all of them from
+ * POLYVAL_POWERS on): enough for updates of at most `blocks` blocks each,
+ * whose batches are no longer than the blocks they hash. For a key used
+ * once, on a short message (AES-GCM-SIV's per-nonce key). */
+typedef void polyval_init_upto_fn(polyval_key *k, const uint8_t h[16],
+                                  size_t blocks);
 /* acc = POLYVAL continued over nblocks whole blocks at in (any alignment;
  * nblocks may be 0). */
 typedef void polyval_update_fn(const polyval_key *k, uint8_t acc[16],
@@ -74,6 +80,9 @@ typedef struct polyval_impl {
     polyval_init_fn *init;
     polyval_update_fn *update;
     polyval_mul_fn *mul;
+    /* NULL where init's cost does not grow with the powers it makes
+     * (polyval_init_upto then calls init). */
+    polyval_init_upto_fn *init_upto;
 } polyval_impl;
 
 /* Best first, generic last, ended by a row with v.isa == NULL. */
@@ -89,9 +98,15 @@ POLYVAL_DECLARE_ISA(generic);
 POLYVAL_DECLARE_ISA(pclmul);
 POLYVAL_DECLARE_ISA(vpclmul_avx2);
 POLYVAL_DECLARE_ISA(vpclmul_avx512);
+polyval_init_upto_fn polyval_init_upto_pclmul, polyval_init_upto_vpclmul_avx2,
+    polyval_init_upto_vpclmul_avx512;
 #elif defined(__aarch64__)
 POLYVAL_DECLARE_ISA(ce);
 #endif
+
+/* impl's key for h, for updates of at most `blocks` blocks each. */
+void polyval_init_upto(const polyval_impl *impl, polyval_key *k,
+                       const uint8_t h[16], size_t blocks);
 
 /* The row named isa ("pclmul"), or NULL; the first row this CPU supports. */
 const polyval_impl *polyval_find(const char *isa);

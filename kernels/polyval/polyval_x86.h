@@ -175,8 +175,11 @@ PV_INLINE vec pv_mul_vec(vec a, vec b)
  * `have` powers are known, all of them at once times H^have give the next
  * `have`. AES-GCM-SIV waits on this for every nonce: a chain of two xmm
  * products and then one vector product a doubling, each lane's work done
- * in one. Then the powers' Karatsuba halves. */
-PV_INLINE void pv_init_powers(polyval_key *k, const uint8_t h[16])
+ * in one. Then the powers' Karatsuba halves. The doubling stops once
+ * `need` powers are there (polyval_init_upto); the higher ones are left
+ * as they were. */
+PV_INLINE void pv_init_powers(polyval_key *k, const uint8_t h[16],
+                              size_t need)
 {
     vec pw[POLYVAL_POWERS / LANES];
     const int last = POLYVAL_POWERS / LANES - 1;
@@ -189,17 +192,23 @@ PV_INLINE void pv_init_powers(polyval_key *k, const uint8_t h[16])
     pw[last] = V_SET4(p[LANES - 1], p[LANES > 1 ? LANES - 2 : 0],
                       p[LANES > 2 ? 1 : 0], p[0]);
     __m128i top = p[LANES - 1];
+    int known = LANES;
     PV_UNROLL
     for (int have = LANES; have < POLYVAL_POWERS; have *= 2) {
+        if ((size_t)have >= need)
+            break;
         vec f = V_BCAST(top);
         int first = (POLYVAL_POWERS - 2 * have) / LANES;
         PV_UNROLL
         for (int j = 0; j < have / LANES; j++)
             pw[first + j] = pv_mul_vec(pw[first + j + have / LANES], f);
         top = V_LANE(pw[first], 0);
+        known = 2 * have;
     }
     PV_UNROLL
     for (int i = 0; i <= last; i++) {
+        if (LANES * i < POLYVAL_POWERS - known)
+            continue;
         V_STOREU(k->pow[LANES * i], pw[i]);
         V_STOREU(k->kpow[LANES * i], pv_khalf(pw[i]));
     }
@@ -215,7 +224,18 @@ PV_INLINE void pv_init_powers(polyval_key *k, const uint8_t h[16])
  * tweak is 32 blocks, hashed with one reduction on every row. */
 void PV_FN(polyval_init)(polyval_key *k, const uint8_t h[16])
 {
-    pv_init_powers(k, h);
+    pv_init_powers(k, h, POLYVAL_POWERS);
+}
+
+/* Every power through the same code as init's (the constant lets the
+ * doubling's checks fold away); fewer through a copy that checks. */
+void PV_FN(polyval_init_upto)(polyval_key *k, const uint8_t h[16],
+                              size_t blocks)
+{
+    if (blocks >= POLYVAL_POWERS)
+        pv_init_powers(k, h, POLYVAL_POWERS);
+    else
+        pv_init_powers(k, h, blocks);
 }
 
 void PV_FN(polyval_update)(const polyval_key *k, uint8_t acc[16],

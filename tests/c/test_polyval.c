@@ -110,6 +110,33 @@ static void test_differential(const polyval_impl *impl)
 }
 
 /* One update over n blocks == updates over its pieces. */
+/* A key made for updates of at most n blocks (polyval_init_upto, the
+ * powers H^1 .. H^n alone where the row makes them so) hashes n blocks as
+ * the whole key does, for n across the doublings' edges; the rest of the
+ * key, left as it was, is filled with junk first. */
+static void test_init_upto(const polyval_impl *impl)
+{
+    static uint8_t buf[16 * 40];
+    uint64_t seed = 0x51d0 ^ (uint64_t)impl->v.isa[0];
+    CASE("polyval @%s: a key for n blocks hashes n blocks as the whole key, "
+         "n = 1-40", impl->v.isa);
+    if (!usable(impl))
+        return;
+    for (size_t n = 1; n <= 40; n++) {
+        polyval_key full, upto;
+        uint8_t h[16], want[16] = { 0 }, got[16] = { 0 };
+        check_fill_random(h, 16, &seed);
+        check_fill_random(buf, 16 * n, &seed);
+        check_fill_random((uint8_t *)&upto, sizeof upto, &seed);
+        impl->init(&full, h);
+        polyval_init_upto(impl, &upto, h, n);
+        impl->update(&full, want, buf, n);
+        impl->update(&upto, got, buf, n);
+        CHECK(memcmp(got, want, 16) == 0, "%zu blocks: got %s", n,
+              check_hex(got, 16));
+    }
+}
+
 static void test_pieces(const polyval_impl *impl)
 {
     static uint8_t msg[16 * MAX_BLOCKS];
@@ -189,6 +216,7 @@ int main(void)
     for (const polyval_impl *impl = polyval_impls; impl->v.isa; impl++) {
         test_vectors(impl, doc);
         test_differential(impl);
+        test_init_upto(impl);
         test_pieces(impl);
         test_mul_and_finish(impl);
     }
