@@ -47,9 +47,10 @@
 /* pow[i] = H^(POLYVAL_POWERS - i), where H^k is H dotted with itself k
  * times: descending, so that the powers for the last n blocks of a batch
  * are pow[POLYVAL_POWERS - n ...] in block order, and pow[POLYVAL_POWERS -
- * 1] is H. The x86 and ce rows fill all of them (their own batches use
- * 8, 16 or 32; CGO hashes its 32-block tweak with one reduction on every
- * row); generic only H, the rest left as they were. The x86 rows also
+ * 1] is H. The x86 and ce rows' init fills all of them (their own
+ * batches use 8, 16 or 32; CGO hashes its 32-block tweak with one
+ * reduction on every row), the x86 rows' init_upto the lowest it is asked
+ * for; generic only H, the rest left as they were. The x86 rows also
  * fill kpow[i], pow[i] with each qword xored with the other (Karatsuba's
  * half of each power). */
 typedef struct polyval_key {
