@@ -4,6 +4,7 @@
 #include <immintrin.h>
 
 #include "chacha.h"
+#include "chacha_pre.h"
 
 #define CHACHA_ISA(name) name##_avx2
 /* pshufb masks of the rotates by 16 and 8, for the assembly and the row
@@ -80,8 +81,7 @@ permute8(__m256i x[16], const __m256i s[16], const uint32_t *pre,
          unsigned rounds)
 {
     unsigned double_rounds = rounds / 2;
-    static const uint32_t none[16];
-    const uint32_t *p = pre ? pre : none;
+    const uint32_t *p = chacha_pre_operand(pre);
     __asm__(
         "vmovdqu %[rot16], %%ymm11\n\t"
         "test %[use], %[use]\n\t"

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "chacha.h"
+#include "chacha_pre.h"
 
 #define CHACHA_ISA(name) name##_avx512
 
@@ -150,8 +151,7 @@ permute16(__m512i x[16], const __m512i s[16], const uint32_t *pre,
           unsigned rounds)
 {
     unsigned double_rounds = rounds / 2;
-    static const uint32_t none[16];
-    const uint32_t *p = pre ? pre : none;
+    const uint32_t *p = chacha_pre_operand(pre);
     __asm__("test %[use], %[use]\n\t"
             "jz 3f\n\t"
             ZLOAD(0) ZLOAD(4) ZLOAD(8) ZLOAD(12)
@@ -220,8 +220,7 @@ permute16_x2(__m512i x[16], __m512i y[16], const __m512i s[16],
              const __m512i t[16], const uint32_t *pre, unsigned rounds)
 {
     unsigned double_rounds = rounds / 2;
-    static const uint32_t none[16];
-    const uint32_t *p = pre ? pre : none;
+    const uint32_t *p = chacha_pre_operand(pre);
     __asm__("test %[use], %[use]\n\t"
             "jz 3f\n\t"
             ZLOAD(0) ZLOAD(4) ZLOAD(8) ZLOAD(12)

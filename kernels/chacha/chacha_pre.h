@@ -26,6 +26,14 @@ static inline void chacha_pre_init(chacha_pre *p, const uint32_t state[16])
     p->have = 0;
 }
 
+/* pre, or words that the batches' assembly may name as its memory operand
+ * without reading them: it branches on pre itself. */
+static inline const uint32_t *chacha_pre_operand(const uint32_t *pre)
+{
+    static const uint32_t none[16];
+    return pre ? pre : none;
+}
+
 /* The words for a batch of `blocks` blocks from counter `first` (words 12
  * and 13 of its first block), or NULL where the counter carries into word
  * 13 within the batch. */

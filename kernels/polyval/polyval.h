@@ -81,8 +81,8 @@ typedef struct polyval_impl {
     polyval_init_fn *init;
     polyval_update_fn *update;
     polyval_mul_fn *mul;
-    /* NULL where init's cost does not grow with the powers it makes
-     * (polyval_init_upto then calls init). */
+    /* NULL: polyval_init_upto calls init (generic, which makes H alone,
+     * and ce, which makes every power). */
     polyval_init_upto_fn *init_upto;
 } polyval_impl;
 

@@ -15,10 +15,10 @@
  * three: lo, hi and (x_lo ^ x_hi)(h_lo ^ h_hi), whose key half the key
  * holds (polyval_key.kpow), the middle's fix-up (lo ^ hi) once per batch.
  * Against the schoolbook's four carry-less multiplies that is one fewer
- * on the multiplier and one shuffle more: where the two share a port
- * (Intel's cores) it is the same count there, and where the multiplier
- * is alone on its port (AMD's Zen 4) it is a quarter of the multiplies
- * saved (docs/kernels.md, "The code's choices").
+ * on the multiplier and a shuffle and a xor more: where the shuffle
+ * shares the multiplier's port (Intel's cores) it is the same count
+ * there; on AMD's Zen 4 the two cost less than the multiply they save
+ * (docs/kernels.md, "The code's choices").
  * Whole batches are PV_NVEC vectors; the rest of a message goes through
  * batches of 4, 2 and 1 vectors and its last blocks (fewer than a vector)
  * one by one on xmm, reduced once. Nothing is handed to another ISA's
