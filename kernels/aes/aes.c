@@ -40,8 +40,23 @@ int aes_setup(const aes_impl *impl, aes_key *k, const uint8_t *key,
 {
     if (key_len != 16 && key_len != 24 && key_len != 32)
         return -1;
-    impl->expand(k, key, key_len);
+    impl->expand(k, key, key_len, 1);
     return 0;
+}
+
+int aes_setup_encrypt(const aes_impl *impl, aes_key *k, const uint8_t *key,
+                      size_t key_len)
+{
+    if (key_len != 16 && key_len != 24 && key_len != 32)
+        return -1;
+    impl->expand(k, key, key_len, 0);
+    return 0;
+}
+
+void aes_wipe_encrypt(aes_key *k)
+{
+    explicit_bzero(k->enc, AES_BLOCK_BYTES * (k->rounds + 1));
+    k->rounds = 0;
 }
 
 void aes_ctr_xor(const aes_impl *impl, const aes_key *k, uint8_t *out,

@@ -64,8 +64,11 @@ typedef struct ghash_key {
     _Alignas(64) uint8_t hkara[GHASH_POWERS][16];
 } ghash_key;
 
-/* Round keys for a 16, 24 or 32-byte key (the caller checks the length). */
-typedef void aes_expand_fn(aes_key *k, const uint8_t *key, size_t key_len);
+/* Round keys for a 16, 24 or 32-byte key (the caller checks the length):
+ * k->enc and k->rounds, and with decrypt k->dec too; without, k->dec is
+ * not written. */
+typedef void aes_expand_fn(aes_key *k, const uint8_t *key, size_t key_len,
+                           int decrypt);
 /* ECB over nblocks whole blocks; out may equal in. */
 typedef void aes_blocks_fn(const aes_key *k, uint8_t *out, const uint8_t *in,
                            size_t nblocks);
@@ -120,6 +123,13 @@ extern const aes_impl aes_impls[];
  * kernels, the tests); these return -1 only for a key of the wrong size. */
 int aes_setup(const aes_impl *impl, aes_key *k, const uint8_t *key,
               size_t key_len);
+/* The same for a key that only encrypts (ECB's encrypt, CTR, XCTR, GCM):
+ * the inverse cipher's schedule is neither made nor written. For keys
+ * made per message (AES-GCM-SIV's), where that is time every message
+ * pays; aes_wipe_encrypt wipes what it wrote. */
+int aes_setup_encrypt(const aes_impl *impl, aes_key *k, const uint8_t *key,
+                      size_t key_len);
+void aes_wipe_encrypt(aes_key *k);
 
 void aes_ctr_xor(const aes_impl *impl, const aes_key *k, uint8_t *out,
                  const uint8_t *in, size_t len, const uint8_t iv[16]);

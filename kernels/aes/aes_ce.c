@@ -151,10 +151,13 @@ static uint32_t aes_sub_word_ce(uint32_t w)
     return vgetq_lane_u32(vreinterpretq_u32_u8(v), 0);
 }
 
-void aes_expand_ce(aes_key *k, const uint8_t *key, size_t key_len)
+void aes_expand_ce(aes_key *k, const uint8_t *key, size_t key_len,
+                   int decrypt)
 {
     aes_expand_enc(k, key, key_len, aes_sub_word_ce);
     unsigned nr = k->rounds;
+    if (!decrypt)
+        return;
     blk_store(k->dec[0], blk_load(k->enc[nr]));
     for (unsigned r = 1; r < nr; r++)
         blk_store(k->dec[r], vaesimcq_u8(blk_load(k->enc[nr - r])));

@@ -127,10 +127,13 @@ static uint32_t inv_mix_column_generic(uint32_t w)
            td[2][sbox[w >> 16 & 0xff]] ^ td[3][sbox[w >> 24]];
 }
 
-void aes_expand_generic(aes_key *k, const uint8_t *key, size_t key_len)
+void aes_expand_generic(aes_key *k, const uint8_t *key, size_t key_len,
+                        int decrypt)
 {
     aes_expand_enc(k, key, key_len, sub_word_generic);
     unsigned nr = k->rounds;
+    if (!decrypt)
+        return;
     memcpy(k->dec[0], k->enc[nr], 16);
     memcpy(k->dec[nr], k->enc[0], 16);
     for (unsigned r = 1; r < nr; r++)

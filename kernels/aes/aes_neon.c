@@ -107,7 +107,8 @@ AES_NEON_INLINE blk inv_mix_columns_neon(blk a)
  * round r's output is, the last one in the standard basis with 0x63.
  * k->dec, from the equivalent inverse cipher's keys, likewise in the
  * decryption basis, with the inverse affine map's constant. */
-void aes_expand_neon(aes_key *k, const uint8_t *key, size_t key_len)
+void aes_expand_neon(aes_key *k, const uint8_t *key, size_t key_len,
+                     int decrypt)
 {
     blk rk[AES_MAX_ROUNDS + 1];
     const blk c63 = vdupq_n_u8(0x63), five = AES_NEON_T(dec_five);
@@ -124,6 +125,8 @@ void aes_expand_neon(aes_key *k, const uint8_t *key, size_t key_len)
                                                   veorq_u8(rk[r], c63)),
                                   AES_NEON_T(enc_place[r % 4])));
     blk_store(k->enc[nr], veorq_u8(rk[nr], c63));
+    if (!decrypt)
+        return;
     blk_store(k->dec[0],
               veorq_u8(aes_linear_neon(AES_NEON_T(dec_in_lo),
                                        AES_NEON_T(dec_in_hi), rk[nr]),

@@ -101,7 +101,8 @@ AES_SSSE3_INLINE blk inv_mix_columns_ssse3(blk a)
  * round r's output is, the last one in the standard basis with 0x63.
  * k->dec, from the equivalent inverse cipher's keys, likewise in the
  * decryption basis, with the inverse affine map's constant. */
-void aes_expand_ssse3(aes_key *k, const uint8_t *key, size_t key_len)
+void aes_expand_ssse3(aes_key *k, const uint8_t *key, size_t key_len,
+                      int decrypt)
 {
     blk rk[AES_MAX_ROUNDS + 1];
     const blk c63 = _mm_set1_epi8(0x63), five = AES_SSSE3_T(dec_five);
@@ -118,6 +119,8 @@ void aes_expand_ssse3(aes_key *k, const uint8_t *key, size_t key_len)
                                                     _mm_xor_si128(rk[r], c63)),
                                    AES_SSSE3_T(enc_place[r % 4])));
     blk_store(k->enc[nr], _mm_xor_si128(rk[nr], c63));
+    if (!decrypt)
+        return;
     blk_store(k->dec[0],
               _mm_xor_si128(aes_linear_ssse3(AES_SSSE3_T(dec_in_lo),
                                              AES_SSSE3_T(dec_in_hi), rk[nr]),

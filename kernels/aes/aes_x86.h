@@ -162,13 +162,16 @@ AESX_INLINE void expand_enc_blocks(aes_key *k, const uint8_t *key,
     k->rounds = 14;
 }
 
-void AESX_FN(aes_expand)(aes_key *k, const uint8_t *key, size_t key_len)
+void AESX_FN(aes_expand)(aes_key *k, const uint8_t *key, size_t key_len,
+                         int decrypt)
 {
     if (key_len == 16 || key_len == 32)
         expand_enc_blocks(k, key, key_len);
     else
         aes_expand_enc(k, key, key_len, AESX_FN(sub_word));
     unsigned nr = k->rounds;
+    if (!decrypt)
+        return;
     blk_store(k->dec[0], blk_load(k->enc[nr]));
     for (unsigned r = 1; r < nr; r++)
         blk_store(k->dec[r], _mm_aesimc_si128(blk_load(k->enc[nr - r])));

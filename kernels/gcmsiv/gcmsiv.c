@@ -85,10 +85,17 @@ void gcmsiv_derive(const gcmsiv_key *key, gcmsiv_message_keys *mk,
         block16_store(enc + 8 * (i - 2), (block16){ block16_load(out[i])[0],
                                                     block16_load(out[i + 1])[0] });
     polyval_init_upto(key->polyval_impl, &mk->h, h, hash_blocks);
-    aes_setup(key->aes_impl, &mk->enc, enc, enc_len);
+    aes_setup_encrypt(key->aes_impl, &mk->enc, enc, enc_len);
     explicit_bzero(out, sizeof out);
     explicit_bzero(h, sizeof h);
     explicit_bzero(enc, sizeof enc);
+}
+
+void gcmsiv_wipe(const gcmsiv_key *key, gcmsiv_message_keys *mk,
+                 size_t hash_blocks)
+{
+    polyval_wipe_upto(key->polyval_impl, &mk->h, hash_blocks);
+    aes_wipe_encrypt(&mk->enc);
 }
 
 /* acc continued over data zero-padded to whole blocks. */
@@ -182,7 +189,8 @@ void gcmsiv_seal(const gcmsiv_key *key, uint8_t *out, const uint8_t *in,
 {
     gcmsiv_message_keys mk;
     uint8_t acc[16] = { 0 }, tag[GCMSIV_TAG_BYTES];
-    gcmsiv_derive(key, &mk, nonce, gcmsiv_hash_blocks(aad_len, len));
+    size_t hash_blocks = gcmsiv_hash_blocks(aad_len, len);
+    gcmsiv_derive(key, &mk, nonce, hash_blocks);
     hash_padded(key->polyval_impl, &mk.h, acc, aad, aad_len);
     hash_padded(key->polyval_impl, &mk.h, acc, in, len);
     make_tag(key, &mk, acc, aad_len, len, nonce, tag);
@@ -191,7 +199,7 @@ void gcmsiv_seal(const gcmsiv_key *key, uint8_t *out, const uint8_t *in,
     kernel_declassify(tag, sizeof tag);
     gcmsiv_ctr_hash(key, &mk, tag, out, in, len, NULL);
     memcpy(out + len, tag, GCMSIV_TAG_BYTES);
-    explicit_bzero(&mk, sizeof mk);
+    gcmsiv_wipe(key, &mk, hash_blocks);
 }
 
 /* No early exit: the time taken does not depend on where tags differ. */
@@ -210,10 +218,11 @@ int gcmsiv_open(const gcmsiv_key *key, uint8_t *out, const uint8_t *in,
 {
     gcmsiv_message_keys mk;
     uint8_t acc[16] = { 0 }, tag[GCMSIV_TAG_BYTES], want[GCMSIV_TAG_BYTES];
+    size_t hash_blocks = gcmsiv_hash_blocks(aad_len, len);
     int ok;
     /* Read before any output is written, which may overlap it. */
     memcpy(tag, in + len, GCMSIV_TAG_BYTES);
-    gcmsiv_derive(key, &mk, nonce, gcmsiv_hash_blocks(aad_len, len));
+    gcmsiv_derive(key, &mk, nonce, hash_blocks);
     hash_padded(key->polyval_impl, &mk.h, acc, aad, aad_len);
     gcmsiv_ctr_hash(key, &mk, tag, out, in, len, acc);
     make_tag(key, &mk, acc, aad_len, len, nonce, want);
@@ -222,7 +231,7 @@ int gcmsiv_open(const gcmsiv_key *key, uint8_t *out, const uint8_t *in,
     kernel_declassify(&ok, sizeof ok);
     if (!ok && len) /* out may be NULL when len is 0 */
         memset(out, 0, len);
-    explicit_bzero(&mk, sizeof mk);
+    gcmsiv_wipe(key, &mk, hash_blocks);
     return ok ? 0 : -1;
 }
 

@@ -59,7 +59,7 @@ int gcmsiv_setup(const gcmsiv_impl *impl, gcmsiv_key *key, const uint8_t *k,
                  size_t key_len);
 
 /* What one nonce gives: POLYVAL's key and the message's AES key, in the
- * forms of key's rows. */
+ * forms of key's rows; the AES key only encrypts (aes_setup_encrypt). */
 typedef struct gcmsiv_message_keys {
     polyval_key h;
     aes_key enc;
@@ -70,6 +70,10 @@ typedef struct gcmsiv_message_keys {
 void gcmsiv_derive(const gcmsiv_key *key, gcmsiv_message_keys *mk,
                    const uint8_t nonce[GCMSIV_NONCE_BYTES],
                    size_t hash_blocks);
+
+/* Zeroes what gcmsiv_derive(key, mk, ., hash_blocks) wrote. */
+void gcmsiv_wipe(const gcmsiv_key *key, gcmsiv_message_keys *mk,
+                 size_t hash_blocks);
 
 /* The most blocks one POLYVAL update hashes for a message of len bytes
  * with aad_len of AAD: the AAD's, the message's, or the lengths' one. */

@@ -55,6 +55,28 @@ void polyval_init_upto(const polyval_impl *impl, polyval_key *k,
         impl->init(k, h);
 }
 
+/* What init_upto may write: the x86 rows double from their lanes (1, 2
+ * or 4 powers) until they have `blocks`, so at most the first power of two
+ * at or above both (test_polyval's test_init_upto holds them to it). A
+ * row without init_upto writes whatever its init does. */
+static size_t upto_powers(const polyval_impl *impl, size_t blocks)
+{
+    size_t n = 4;
+    if (!impl->init_upto)
+        return POLYVAL_POWERS;
+    while (n < blocks && n < POLYVAL_POWERS)
+        n *= 2;
+    return n;
+}
+
+void polyval_wipe_upto(const polyval_impl *impl, polyval_key *k,
+                       size_t blocks)
+{
+    size_t n = upto_powers(impl, blocks);
+    explicit_bzero(k->pow[POLYVAL_POWERS - n], POLYVAL_BLOCK_BYTES * n);
+    explicit_bzero(k->kpow[POLYVAL_POWERS - n], POLYVAL_BLOCK_BYTES * n);
+}
+
 void polyval_finish(const polyval_impl *impl, const polyval_key *k,
                     uint8_t acc[16], const uint8_t *tail, size_t len)
 {

@@ -108,6 +108,11 @@ POLYVAL_DECLARE_ISA(ce);
 /* impl's key for h, for updates of at most `blocks` blocks each. */
 void polyval_init_upto(const polyval_impl *impl, polyval_key *k,
                        const uint8_t h[16], size_t blocks);
+/* Zeroes every power polyval_init_upto(impl, k, h, blocks) may have
+ * written, and no other: a key made per message (AES-GCM-SIV's) is wiped
+ * in the time its few powers took, not the whole key's. */
+void polyval_wipe_upto(const polyval_impl *impl, polyval_key *k,
+                       size_t blocks);
 
 /* The row named isa ("pclmul"), or NULL; the first row this CPU supports. */
 const polyval_impl *polyval_find(const char *isa);

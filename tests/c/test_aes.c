@@ -863,6 +863,38 @@ static void test_prepared(void)
     }
 }
 
+/* aes_setup_encrypt makes the encryption schedule aes_setup makes and
+ * writes nothing of the inverse cipher's; aes_wipe_encrypt zeroes the
+ * schedule it wrote. */
+static void test_setup_encrypt(const aes_impl *impl)
+{
+    CASE("AES-128/192/256 @%s: the encrypt-only schedule is aes_setup's, "
+         "leaves dec as it was, and is wiped whole", impl->v.isa);
+    if (!usable(impl))
+        return;
+    for (int i = 0; i < 3; i++) {
+        size_t key_len = 16 + 8 * (size_t)i;
+        uint64_t seed = 0xe5c ^ key_len;
+        uint8_t key[32], pattern[sizeof(aes_key)];
+        aes_key full, enc;
+        check_fill_random(key, sizeof key, &seed);
+        memset(pattern, 0x5a, sizeof pattern);
+        memcpy(&enc, pattern, sizeof enc);
+        aes_setup(impl, &full, key, key_len);
+        CHECK(aes_setup_encrypt(impl, &enc, key, key_len) == 0 &&
+                  enc.rounds == full.rounds &&
+                  memcmp(enc.enc, full.enc, 16 * (full.rounds + 1)) == 0,
+              "AES-%zu: the schedules differ", 8 * key_len);
+        CHECK(memcmp(enc.dec, ((const aes_key *)(const void *)pattern)->dec,
+                     sizeof enc.dec) == 0,
+              "AES-%zu: dec written", 8 * key_len);
+        aes_wipe_encrypt(&enc);
+        CHECK(check_all_zero(enc.enc[0], 16 * (full.rounds + 1)) &&
+                  enc.rounds == 0,
+              "AES-%zu: the schedule not wiped", 8 * key_len);
+    }
+}
+
 int main(void)
 {
     static const size_t key_lens[] = { 16, 32 };
@@ -876,6 +908,7 @@ int main(void)
     for (size_t i = 0; i < n; i++) {
         const aes_impl *impl = impls[i];
         test_fips197(impl);
+        test_setup_encrypt(impl);
         wycheproof_file("wycheproof_aes_gcm_test.json", "AES-GCM (all IV sizes)",
                         impl, gcm_vector, 316);
         wycheproof_file("wycheproof_aes_xts_test.json", "AES-XTS", impl,

@@ -137,6 +137,46 @@ static void test_init_upto(const polyval_impl *impl)
     }
 }
 
+/* polyval_wipe_upto zeroes every power init_upto wrote, and for a row
+ * with init_upto no more than the first power of two at or above the
+ * blocks (and a row's four lanes): the key starts as a pattern, and after
+ * the two each power is zero or still the pattern, the zeroed ones the
+ * top ones (H down). */
+static void test_wipe_upto(const polyval_impl *impl)
+{
+    CASE("polyval @%s: wipe_upto zeroes what init_upto wrote, the top "
+         "powers only, n = 1-40", impl->v.isa);
+    if (!usable(impl))
+        return;
+    for (size_t n = 1; n <= 40; n++) {
+        polyval_key k, pattern;
+        uint8_t h[16];
+        uint64_t seed = 0x3d1e ^ n;
+        size_t zeroed = 0, lowest = POLYVAL_POWERS, other = 0, most = 4;
+        while (most < n && most < POLYVAL_POWERS)
+            most *= 2;
+        check_fill_random(h, 16, &seed);
+        memset(&pattern, 0xa5, sizeof pattern);
+        k = pattern;
+        polyval_init_upto(impl, &k, h, n);
+        polyval_wipe_upto(impl, &k, n);
+        for (size_t i = 0; i < POLYVAL_POWERS; i++) {
+            if (check_all_zero(k.pow[i], 16) && check_all_zero(k.kpow[i], 16)) {
+                zeroed++;
+                lowest = i < lowest ? i : lowest;
+            } else if (memcmp(k.pow[i], pattern.pow[i], 16) ||
+                       memcmp(k.kpow[i], pattern.kpow[i], 16)) {
+                other++;
+            }
+        }
+        CHECK(other == 0 && zeroed >= 1 && lowest == POLYVAL_POWERS - zeroed,
+              "%zu blocks: %zu powers written and left, %zu zeroed from "
+              "pow[%zu]", n, other, zeroed, lowest);
+        CHECK(!impl->init_upto || zeroed <= most,
+              "%zu blocks: %zu powers zeroed, more than %zu", n, zeroed, most);
+    }
+}
+
 static void test_pieces(const polyval_impl *impl)
 {
     static uint8_t msg[16 * MAX_BLOCKS];
@@ -217,6 +257,7 @@ int main(void)
         test_vectors(impl, doc);
         test_differential(impl);
         test_init_upto(impl);
+        test_wipe_upto(impl);
         test_pieces(impl);
         test_mul_and_finish(impl);
     }
