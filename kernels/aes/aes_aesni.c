@@ -17,5 +17,6 @@
 #define V_LANE_AT(v, i) ((void)(i), (v))
 #define V_SHIFT_IN(b, v) ((void)(v), (b))
 #define V_LANE_QWORDS(k) _mm_set_epi64x(0, (k))
+#define V_LANE_LAST_BYTES(k) _mm_set_epi64x(AESX_TOP_BYTE(k), 0)
 
 #include "aes_x86.h"

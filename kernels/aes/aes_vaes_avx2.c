@@ -19,5 +19,7 @@
     _mm256_inserti128_si256(_mm256_castsi128_si256(b),                        \
                             _mm256_castsi256_si128(v), 1)
 #define V_LANE_QWORDS(k) _mm256_set_epi64x(0, (k) + 1, 0, (k))
+#define V_LANE_LAST_BYTES(k)                                                  \
+    _mm256_set_epi64x(AESX_TOP_BYTE((k) + 1), 0, AESX_TOP_BYTE(k), 0)
 
 #include "aes_x86.h"

@@ -31,5 +31,8 @@ lane_at_vaes_avx512(__m512i v, int i)
 #define V_SHIFT_IN(b, v) _mm512_alignr_epi64(v, _mm512_broadcast_i32x4(b), 6)
 #define V_LANE_QWORDS(k)                                                      \
     _mm512_set_epi64(0, (k) + 3, 0, (k) + 2, 0, (k) + 1, 0, (k))
+#define V_LANE_LAST_BYTES(k)                                                  \
+    _mm512_set_epi64(AESX_TOP_BYTE((k) + 3), 0, AESX_TOP_BYTE((k) + 2), 0,    \
+                     AESX_TOP_BYTE((k) + 1), 0, AESX_TOP_BYTE(k), 0)
 
 #include "aes_x86.h"
