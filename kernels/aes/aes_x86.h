@@ -342,8 +342,9 @@ AESX_INLINE void ctr_vecs(const aes_key *k, uint64_t ctr[2], uint8_t *out,
         /* No block of the batch carries out of the counter's lowest byte
          * (seven batches in eight of 32 blocks, all of them from a counter
          * a multiple of 32): the counter block as it is in memory, the
-         * block index added to that byte, and no byte reversal of each
-         * vector, which takes a slot the AES rounds use. */
+         * block index added to that byte, with no byte reversal of each
+         * vector (measured faster: docs/kernels.md, "The code's
+         * choices"). */
         vec base = V_BCAST(_mm_shuffle_epi8(
             _mm_set_epi64x((long long)ctr[0], (long long)ctr[1]),
             blk_bswap_mask()));
