@@ -35,22 +35,25 @@ const aes_impl aes_impls[] = {
       NULL, NULL, NULL, NULL },
 };
 
-int aes_setup(const aes_impl *impl, aes_key *k, const uint8_t *key,
-              size_t key_len)
+static int expand_checked(const aes_impl *impl, aes_key *k,
+                          const uint8_t *key, size_t key_len, int decrypt)
 {
     if (key_len != 16 && key_len != 24 && key_len != 32)
         return -1;
-    impl->expand(k, key, key_len, 1);
+    impl->expand(k, key, key_len, decrypt);
     return 0;
+}
+
+int aes_setup(const aes_impl *impl, aes_key *k, const uint8_t *key,
+              size_t key_len)
+{
+    return expand_checked(impl, k, key, key_len, 1);
 }
 
 int aes_setup_encrypt(const aes_impl *impl, aes_key *k, const uint8_t *key,
                       size_t key_len)
 {
-    if (key_len != 16 && key_len != 24 && key_len != 32)
-        return -1;
-    impl->expand(k, key, key_len, 0);
-    return 0;
+    return expand_checked(impl, k, key, key_len, 0);
 }
 
 void aes_wipe_encrypt(aes_key *k)
