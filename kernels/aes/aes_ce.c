@@ -226,7 +226,18 @@ CE_INLINE void ctr_step(const ce_keys *ks, uint64x2_t *ctr, uint8_t *out,
 {
     blk s[CE_BATCH];
     uint64_t hi = vgetq_lane_u64(*ctr, 0), lo = vgetq_lane_u64(*ctr, 1);
-    if (lo <= UINT64_MAX - (uint64_t)(n - 1)) {
+    if ((lo & 0xff) <= (uint64_t)(0x100 - n)) {
+        /* No block of the batch carries out of the counter's lowest byte
+         * (31 batches in 32 of eight blocks, all of them from a counter
+         * that is a multiple of eight): the block reversed once and each
+         * block's index added to its last byte, as the x86 rows do
+         * (aes_x86.h's ctr_vecs): one add a block, not an add and a
+         * REV64. */
+        blk base = vrev64q_u8(u64_blk(*ctr));
+        CE_UNROLL
+        for (int j = 0; j < n; j++)
+            s[j] = vaddq_u8(base, vsetq_lane_u8((uint8_t)j, vdupq_n_u8(0), 15));
+    } else if (lo <= UINT64_MAX - (uint64_t)(n - 1)) {
         CE_UNROLL
         for (int j = 0; j < n; j++)
             s[j] = vrev64q_u8(u64_blk(vaddq_u64(*ctr, (uint64x2_t){ 0, (uint64_t)j })));
