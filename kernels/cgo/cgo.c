@@ -86,12 +86,14 @@ static void xor_into(uint8_t *data, const uint8_t *ks, size_t len)
         data[i] ^= ks[i];
 }
 
-/* KB, KU, K, B from keys, by u's rows. */
+/* KB, KU, K, B from keys, by u's rows; on every cell, as the keys
+ * change with each. K only encrypts (the PRF's counter blocks), so it
+ * gets the encryption schedule alone. */
 static void set_keys(cgo_uiv *u, const uint8_t keys[CGO_UIV_KEY_BYTES])
 {
     aes_setup(u->aes, &u->kb, keys, CGO_AES_KEY_BYTES);
     u->pv->init(&u->ku, keys + 16);
-    aes_setup(u->aes, &u->k, keys + 32, CGO_AES_KEY_BYTES);
+    aes_setup_encrypt(u->aes, &u->k, keys + 32, CGO_AES_KEY_BYTES);
     memcpy(u->b, keys + 48, 16);
 }
 

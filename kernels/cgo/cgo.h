@@ -62,7 +62,7 @@
  * did (the only ones that may use them). */
 typedef struct cgo_uiv {
     aes_key kb;     /* ET's AES key: both directions' schedules */
-    aes_key k;      /* the PRF's AES key */
+    aes_key k;      /* the PRF's AES key: the encryption schedule alone */
     polyval_key ku; /* ET's POLYVAL key, with its powers */
     /* The PRF's POLYVAL key: the PRF hashes one block, dot(input, B),
      * which needs no powers. */
