@@ -231,8 +231,8 @@ CE_INLINE void ctr_step(const ce_keys *ks, uint64x2_t *ctr, uint8_t *out,
          * (31 batches in 32 of eight blocks, all of them from a counter
          * that is a multiple of eight): the block reversed once and each
          * block's index added to its last byte, as the x86 rows do
-         * (aes_x86.h's ctr_vecs): one add a block, not an add and a
-         * REV64. */
+         * (aes_x86.h's counters_in_last_byte): one add a block, not an
+         * add and a REV64. */
         blk base = vrev64q_u8(u64_blk(*ctr));
         CE_UNROLL
         for (int j = 0; j < n; j++)

@@ -333,24 +333,37 @@ void AESX_FN(aes_decrypt)(const aes_key *k, uint8_t *out, const uint8_t *in,
 
 /* CTR: a 128-bit big-endian counter, kept as two native halves. */
 
+/* Whether none of a batch's `blocks` counter blocks, from one whose lowest
+ * byte is low, carries out of that byte: seven batches in eight of 32
+ * blocks, all of them from a counter that is a multiple of 32. */
+AESX_INLINE int last_byte_holds(unsigned low, int blocks)
+{
+    return (int)(low & 0xff) <= 0x100 - blocks;
+}
+
+/* The n vectors of such a batch: the counter block as it is in memory
+ * (be), each block's index added to that byte, with no byte reversal of
+ * each vector (measured faster: docs/kernels.md, "The code's choices").
+ * CTR's and GCM's. */
+AESX_INLINE void counters_in_last_byte(vec *s, vec be, int n)
+{
+    AESX_UNROLL
+    for (int j = 0; j < n; j++)
+        s[j] = V_ADD32(be, V_LANE_LAST_BYTES(j * LANES));
+}
+
 AESX_INLINE void ctr_vecs(const aes_key *k, uint64_t ctr[2], uint8_t *out,
                           const uint8_t *in, int n, int part, int nr)
 {
     vec s[AESX_NVEC];
     uint64_t blocks = (uint64_t)(n - 1) * LANES + (uint64_t)part;
-    if ((ctr[1] & 0xff) <= 0x100 - blocks) {
-        /* No block of the batch carries out of the counter's lowest byte
-         * (seven batches in eight of 32 blocks, all of them from a counter
-         * a multiple of 32): the counter block as it is in memory, the
-         * block index added to that byte, with no byte reversal of each
-         * vector (measured faster: docs/kernels.md, "The code's
-         * choices"). */
-        vec base = V_BCAST(_mm_shuffle_epi8(
-            _mm_set_epi64x((long long)ctr[0], (long long)ctr[1]),
-            blk_bswap_mask()));
-        AESX_UNROLL
-        for (int j = 0; j < n; j++)
-            s[j] = V_ADD32(base, V_LANE_LAST_BYTES(j * LANES));
+    if (last_byte_holds((unsigned)ctr[1], (int)blocks)) {
+        counters_in_last_byte(
+            s,
+            V_BCAST(_mm_shuffle_epi8(
+                _mm_set_epi64x((long long)ctr[0], (long long)ctr[1]),
+                blk_bswap_mask())),
+            n);
     } else if (ctr[1] <= UINT64_MAX - (blocks - 1)) {
         /* Byte-reversed, the counter block is a little-endian integer whose
          * low quadword takes the block index without a carry. */
@@ -958,13 +971,8 @@ AESX_INLINE blk gcm_vecs(const aes_key *k, const ghash_key *g, vec *ctr, blk y,
     vec s[AESX_NVEC], swap = vec_bswap_mask();
     pv_sum a = pv_sum_zero();
     int blocks = (n - 1) * LANES + part;
-    if ((_mm_cvtsi128_si32(V_LANE0(*ctr)) & 0xff) <= 0x100 - blocks) {
-        /* No carry out of the counter's lowest byte in this batch: as
-         * CTR's (ctr_vecs), one byte reversal a batch, not a vector. */
-        vec base = V_SHUF8(*ctr, swap);
-        AESX_UNROLL
-        for (int j = 0; j < n; j++)
-            s[j] = V_ADD32(base, V_LANE_LAST_BYTES(j * LANES));
+    if (last_byte_holds((unsigned)_mm_cvtsi128_si32(V_LANE0(*ctr)), blocks)) {
+        counters_in_last_byte(s, V_SHUF8(*ctr, swap), n);
     } else {
         AESX_UNROLL
         for (int j = 0; j < n; j++)

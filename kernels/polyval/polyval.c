@@ -57,7 +57,7 @@ void polyval_init_upto(const polyval_impl *impl, polyval_key *k,
 
 /* What init_upto may write: the x86 rows double from their lanes (1, 2
  * or 4 powers) until they have `blocks`, so at most the first power of two
- * at or above both (test_polyval's test_init_upto holds them to it). A
+ * at or above both (test_polyval's test_wipe_upto holds them to it). A
  * row without init_upto writes whatever its init does. */
 static size_t upto_powers(const polyval_impl *impl, size_t blocks)
 {
