@@ -141,6 +141,89 @@ transpose_lanes16(__m512i v[4], __m512i w0, __m512i w1, __m512i w2,
 #define ZCOLUMN0(p)                                                           \
     ZQ0 p ZQ1 p ZQ2 p ZQ3 p ZQ4 p ZQ5 p ZQ6 p ZQ7 p ZQ8 p ZQ9 p ZQ10 p ZQ11 p
 
+/* Word i of set h (0 or 1) of the zmm_pair states at s, into zmm j. */
+#define ZLOADP(i, h, j) "vmovdqa64 " #i "*128+" #h "*64(%[s]), " ZR(j) "\n\t"
+/* The feed-forward: zmm j += word i of the states at s, a word's vectors
+ * `stride` bytes apart from byte h on. */
+#define ZFEED(i, stride, h, j)                                                \
+    "vpaddd " #i "*" #stride "+" #h "(%[s]), " ZR(j) ", " ZR(j) "\n\t"
+/* transpose_words16 on zmm a-d in place, through the temporaries t0-t3:
+ * a, b, c, d then hold t[0]-t[3]. */
+#define ZWORDS(a, b, c, d, t0, t1, t2, t3)                                    \
+    "vpunpckldq " ZR(b) ", " ZR(a) ", " ZR(t0) "\n\t"                         \
+    "vpunpckhdq " ZR(b) ", " ZR(a) ", " ZR(t1) "\n\t"                         \
+    "vpunpckldq " ZR(d) ", " ZR(c) ", " ZR(t2) "\n\t"                         \
+    "vpunpckhdq " ZR(d) ", " ZR(c) ", " ZR(t3) "\n\t"                         \
+    "vpunpcklqdq " ZR(t2) ", " ZR(t0) ", " ZR(a) "\n\t"                       \
+    "vpunpckhqdq " ZR(t2) ", " ZR(t0) ", " ZR(b) "\n\t"                       \
+    "vpunpcklqdq " ZR(t3) ", " ZR(t1) ", " ZR(c) "\n\t"                       \
+    "vpunpckhqdq " ZR(t3) ", " ZR(t1) ", " ZR(d) "\n\t"
+/* transpose_lanes16 on zmm a-d in place, through t0-t3. */
+#define ZLANES(a, b, c, d, t0, t1, t2, t3)                                    \
+    "vshufi32x4 $0x44, " ZR(b) ", " ZR(a) ", " ZR(t0) "\n\t"                  \
+    "vshufi32x4 $0xee, " ZR(b) ", " ZR(a) ", " ZR(t1) "\n\t"                  \
+    "vshufi32x4 $0x44, " ZR(d) ", " ZR(c) ", " ZR(t2) "\n\t"                  \
+    "vshufi32x4 $0xee, " ZR(d) ", " ZR(c) ", " ZR(t3) "\n\t"                  \
+    "vshufi32x4 $0x88, " ZR(t2) ", " ZR(t0) ", " ZR(a) "\n\t"                 \
+    "vshufi32x4 $0xdd, " ZR(t2) ", " ZR(t0) ", " ZR(b) "\n\t"                 \
+    "vshufi32x4 $0x88, " ZR(t3) ", " ZR(t1) ", " ZR(c) "\n\t"                 \
+    "vshufi32x4 $0xdd, " ZR(t3) ", " ZR(t1) ", " ZR(d) "\n\t"
+/* Bytes 64 j.. of the set's 1024 at `at`: out = in ^ zmm r. */
+#define ZXOR_OUT(r, at)                                                       \
+    "vpxord " #at "(%[in]), " ZR(r) ", " ZR(r) "\n\t"                         \
+    "vmovdqu64 " ZR(r) ", " #at "(%[out])\n\t"
+/* One set's keystream in zmm b..b+15 (word i in zmm b+i, block in lane L
+ * of each) to out = in ^ keystream at byte `at`, through t0-t3: the words'
+ * transposes leave zmm b + 4g + j with words 4g..4g+3 of blocks 4L + j,
+ * the lanes' then leave zmm b + r with block r whole. */
+#define ZSET_OUT(b0, b1, b2, b3, b4, b5, b6, b7, b8, b9, b10, b11, b12, b13,  \
+                 b14, b15, t0, t1, t2, t3, at)                                \
+    ZWORDS(b0, b1, b2, b3, t0, t1, t2, t3)                                    \
+    ZWORDS(b4, b5, b6, b7, t0, t1, t2, t3)                                    \
+    ZWORDS(b8, b9, b10, b11, t0, t1, t2, t3)                                  \
+    ZWORDS(b12, b13, b14, b15, t0, t1, t2, t3)                                \
+    ZLANES(b0, b4, b8, b12, t0, t1, t2, t3)                                   \
+    ZXOR_OUT(b0, at + 0) ZXOR_OUT(b4, at + 256) ZXOR_OUT(b8, at + 512)         \
+    ZXOR_OUT(b12, at + 768)                                                   \
+    ZLANES(b1, b5, b9, b13, t0, t1, t2, t3)                                   \
+    ZXOR_OUT(b1, at + 64) ZXOR_OUT(b5, at + 320) ZXOR_OUT(b9, at + 576)       \
+    ZXOR_OUT(b13, at + 832)                                                   \
+    ZLANES(b2, b6, b10, b14, t0, t1, t2, t3)                                  \
+    ZXOR_OUT(b2, at + 128) ZXOR_OUT(b6, at + 384) ZXOR_OUT(b10, at + 640)     \
+    ZXOR_OUT(b14, at + 896)                                                   \
+    ZLANES(b3, b7, b11, b15, t0, t1, t2, t3)                                  \
+    ZXOR_OUT(b3, at + 192) ZXOR_OUT(b7, at + 448) ZXOR_OUT(b11, at + 704)     \
+    ZXOR_OUT(b15, at + 960)
+#define ZFEED_SET(st, h, b0, b1, b2, b3, b4, b5, b6, b7, b8, b9, b10, b11,   \
+                  b12, b13, b14, b15)                                         \
+    ZFEED(0, st, h, b0) ZFEED(1, st, h, b1) ZFEED(2, st, h, b2)               \
+    ZFEED(3, st, h, b3) ZFEED(4, st, h, b4) ZFEED(5, st, h, b5)               \
+    ZFEED(6, st, h, b6) ZFEED(7, st, h, b7) ZFEED(8, st, h, b8)               \
+    ZFEED(9, st, h, b9) ZFEED(10, st, h, b10) ZFEED(11, st, h, b11)           \
+    ZFEED(12, st, h, b12) ZFEED(13, st, h, b13) ZFEED(14, st, h, b14)         \
+    ZFEED(15, st, h, b15)
+
+/* The sixteen-block rounds as permute16 and blocks16 run them: the states
+ * from s into zmm0-15, rounds as given below. */
+#define ZRUN16                                                                \
+    "test %[use], %[use]\n\t"                                                 \
+    "jz 3f\n\t"                                                               \
+    ZLOAD(0) ZLOAD(4) ZLOAD(8) ZLOAD(12)                                      \
+    ZPRE_COLUMNS(1, 2, 3, 5, 6, 7, 9, 10, 11, 13, 14, 15)                     \
+    ZCOLUMN0((0, 4, 8, 12))                                                   \
+    "jmp 2f\n\t"                                                              \
+    "3:\n\t"                                                                  \
+    ZLOAD(0) ZLOAD(1) ZLOAD(2) ZLOAD(3) ZLOAD(4) ZLOAD(5) ZLOAD(6) ZLOAD(7)    \
+    ZLOAD(8) ZLOAD(9) ZLOAD(10) ZLOAD(11) ZLOAD(12) ZLOAD(13) ZLOAD(14)       \
+    ZLOAD(15)                                                                 \
+    ".p2align 5\n\t"                                                          \
+    "1:\n\t"                                                                  \
+    ZROUND((0, 4, 8, 12), (1, 5, 9, 13), (2, 6, 10, 14), (3, 7, 11, 15))      \
+    "2:\n\t"                                                                  \
+    ZROUND((0, 5, 10, 15), (1, 6, 11, 12), (2, 7, 8, 13), (3, 4, 9, 14))      \
+    "dec %[n]\n\t"                                                            \
+    "jnz 1b\n\t"
+
 /* x = the sixteen states s after `rounds` rounds (no feed-forward). The
  * loop runs at least once: rounds is 8, 12 or 20. With pre (not NULL),
  * columns 1-3 start from its words, their first quarter-rounds done, and
@@ -152,25 +235,7 @@ permute16(__m512i x[16], const __m512i s[16], const uint32_t *pre,
 {
     unsigned double_rounds = rounds / 2;
     const uint32_t *p = chacha_pre_operand(pre);
-    __asm__("test %[use], %[use]\n\t"
-            "jz 3f\n\t"
-            ZLOAD(0) ZLOAD(4) ZLOAD(8) ZLOAD(12)
-            ZPRE_COLUMNS(1, 2, 3, 5, 6, 7, 9, 10, 11, 13, 14, 15)
-            ZCOLUMN0((0, 4, 8, 12))
-            "jmp 2f\n\t"
-            "3:\n\t"
-            ZLOAD(0) ZLOAD(1) ZLOAD(2) ZLOAD(3) ZLOAD(4) ZLOAD(5) ZLOAD(6)
-            ZLOAD(7) ZLOAD(8) ZLOAD(9) ZLOAD(10) ZLOAD(11) ZLOAD(12)
-            ZLOAD(13) ZLOAD(14) ZLOAD(15)
-            ".p2align 5\n\t"
-            "1:\n\t"
-            ZROUND((0, 4, 8, 12), (1, 5, 9, 13), (2, 6, 10, 14),
-                   (3, 7, 11, 15))
-            "2:\n\t"
-            ZROUND((0, 5, 10, 15), (1, 6, 11, 12), (2, 7, 8, 13),
-                   (3, 4, 9, 14))
-            "dec %[n]\n\t"
-            "jnz 1b\n\t"
+    __asm__(ZRUN16
             ZSTORE(0) ZSTORE(1) ZSTORE(2) ZSTORE(3) ZSTORE(4) ZSTORE(5)
             ZSTORE(6) ZSTORE(7) ZSTORE(8) ZSTORE(9) ZSTORE(10) ZSTORE(11)
             ZSTORE(12) ZSTORE(13) ZSTORE(14) ZSTORE(15)
@@ -180,91 +245,6 @@ permute16(__m512i x[16], const __m512i s[16], const uint32_t *pre,
             : "cc", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",
               "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13",
               "xmm14", "xmm15");
-}
-
-/* Two sets of sixteen states at once, s in zmm0-15 and t in zmm16-31,
- * each step of one set followed by the same step of the other. One set's
- * round cannot start before the previous round's quarter-rounds end, and
- * on AMD Zen 4 (vprold two cycles there) that wait left the 512-bit
- * pipes idle: the other set fills it (docs/kernels.md, "The code's
- * choices", ChaCha). */
-#define ZSTEP2(k, p, P) ZQ##k p ZQ##k P
-/* Column 0's quarter-round on both sets, step by step. */
-#define ZCOLUMN0_2(p, P)                                                      \
-    ZSTEP2(0, p, P) ZSTEP2(1, p, P) ZSTEP2(2, p, P) ZSTEP2(3, p, P)           \
-    ZSTEP2(4, p, P) ZSTEP2(5, p, P) ZSTEP2(6, p, P) ZSTEP2(7, p, P)           \
-    ZSTEP2(8, p, P) ZSTEP2(9, p, P) ZSTEP2(10, p, P) ZSTEP2(11, p, P)
-#define ZROUND2(p, q, r, s, P, Q, R, S)                                       \
-    ZSTEP2(0, p, P)                                                           \
-    ZSTEP2(1, p, P) ZSTEP2(0, q, Q)                                           \
-    ZSTEP2(2, p, P) ZSTEP2(1, q, Q) ZSTEP2(0, r, R)                           \
-    ZSTEP2(3, p, P) ZSTEP2(2, q, Q) ZSTEP2(1, r, R) ZSTEP2(0, s, S)           \
-    ZSTEP2(4, p, P) ZSTEP2(3, q, Q) ZSTEP2(2, r, R) ZSTEP2(1, s, S)           \
-    ZSTEP2(5, p, P) ZSTEP2(4, q, Q) ZSTEP2(3, r, R) ZSTEP2(2, s, S)           \
-    ZSTEP2(6, p, P) ZSTEP2(5, q, Q) ZSTEP2(4, r, R) ZSTEP2(3, s, S)           \
-    ZSTEP2(7, p, P) ZSTEP2(6, q, Q) ZSTEP2(5, r, R) ZSTEP2(4, s, S)           \
-    ZSTEP2(8, p, P) ZSTEP2(7, q, Q) ZSTEP2(6, r, R) ZSTEP2(5, s, S)           \
-    ZSTEP2(9, p, P) ZSTEP2(8, q, Q) ZSTEP2(7, r, R) ZSTEP2(6, s, S)           \
-    ZSTEP2(10, p, P) ZSTEP2(9, q, Q) ZSTEP2(8, r, R) ZSTEP2(7, s, S)          \
-    ZSTEP2(11, p, P) ZSTEP2(10, q, Q) ZSTEP2(9, r, R) ZSTEP2(8, s, S)         \
-    ZSTEP2(11, q, Q) ZSTEP2(10, r, R) ZSTEP2(9, s, S)                         \
-    ZSTEP2(11, r, R) ZSTEP2(10, s, S)                                         \
-    ZSTEP2(11, s, S)
-#define ZLOADT(i, j) "vmovdqa64 " #i "*64(%[t]), " ZR(j) "\n\t"
-#define ZSTOREY(i, j) "vmovdqa64 " ZR(j) ", " #i "*64(%[y])\n\t"
-
-/* x, y = the sixteen states s, t after `rounds` rounds (no feed-forward);
- * pre as for permute16, the same words for both sets. */
-static inline __attribute__((always_inline)) void
-permute16_x2(__m512i x[16], __m512i y[16], const __m512i s[16],
-             const __m512i t[16], const uint32_t *pre, unsigned rounds)
-{
-    unsigned double_rounds = rounds / 2;
-    const uint32_t *p = chacha_pre_operand(pre);
-    __asm__("test %[use], %[use]\n\t"
-            "jz 3f\n\t"
-            ZLOAD(0) ZLOAD(4) ZLOAD(8) ZLOAD(12)
-            ZLOADT(0, 16) ZLOADT(4, 20) ZLOADT(8, 24) ZLOADT(12, 28)
-            ZPRE_COLUMNS(1, 2, 3, 5, 6, 7, 9, 10, 11, 13, 14, 15)
-            ZPRE_COLUMNS(17, 18, 19, 21, 22, 23, 25, 26, 27, 29, 30, 31)
-            ZCOLUMN0_2((0, 4, 8, 12), (16, 20, 24, 28))
-            "jmp 2f\n\t"
-            "3:\n\t"
-            ZLOAD(0) ZLOAD(1) ZLOAD(2) ZLOAD(3) ZLOAD(4) ZLOAD(5) ZLOAD(6)
-            ZLOAD(7) ZLOAD(8) ZLOAD(9) ZLOAD(10) ZLOAD(11) ZLOAD(12)
-            ZLOAD(13) ZLOAD(14) ZLOAD(15)
-            ZLOADT(0, 16) ZLOADT(1, 17) ZLOADT(2, 18) ZLOADT(3, 19)
-            ZLOADT(4, 20) ZLOADT(5, 21) ZLOADT(6, 22) ZLOADT(7, 23)
-            ZLOADT(8, 24) ZLOADT(9, 25) ZLOADT(10, 26) ZLOADT(11, 27)
-            ZLOADT(12, 28) ZLOADT(13, 29) ZLOADT(14, 30) ZLOADT(15, 31)
-            ".p2align 5\n\t"
-            "1:\n\t"
-            ZROUND2((0, 4, 8, 12), (1, 5, 9, 13), (2, 6, 10, 14),
-                    (3, 7, 11, 15), (16, 20, 24, 28), (17, 21, 25, 29),
-                    (18, 22, 26, 30), (19, 23, 27, 31))
-            "2:\n\t"
-            ZROUND2((0, 5, 10, 15), (1, 6, 11, 12), (2, 7, 8, 13),
-                    (3, 4, 9, 14), (16, 21, 26, 31), (17, 22, 27, 28),
-                    (18, 23, 24, 29), (19, 20, 25, 30))
-            "dec %[n]\n\t"
-            "jnz 1b\n\t"
-            ZSTORE(0) ZSTORE(1) ZSTORE(2) ZSTORE(3) ZSTORE(4) ZSTORE(5)
-            ZSTORE(6) ZSTORE(7) ZSTORE(8) ZSTORE(9) ZSTORE(10) ZSTORE(11)
-            ZSTORE(12) ZSTORE(13) ZSTORE(14) ZSTORE(15)
-            ZSTOREY(0, 16) ZSTOREY(1, 17) ZSTOREY(2, 18) ZSTOREY(3, 19)
-            ZSTOREY(4, 20) ZSTOREY(5, 21) ZSTOREY(6, 22) ZSTOREY(7, 23)
-            ZSTOREY(8, 24) ZSTOREY(9, 25) ZSTOREY(10, 26) ZSTOREY(11, 27)
-            ZSTOREY(12, 28) ZSTOREY(13, 29) ZSTOREY(14, 30) ZSTOREY(15, 31)
-            : [n] "+r"(double_rounds), "=m"(*(__m512i(*)[16])x),
-              "=m"(*(__m512i(*)[16])y)
-            : [s] "r"(s), [t] "r"(t), [x] "r"(x), [y] "r"(y), [p] "r"(p),
-              [use] "r"(pre != NULL), "m"(*(const __m512i(*)[16])s),
-              "m"(*(const __m512i(*)[16])t), "m"(*(const uint32_t(*)[16])p)
-            : "cc", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",
-              "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13",
-              "xmm14", "xmm15", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20",
-              "xmm21", "xmm22", "xmm23", "xmm24", "xmm25", "xmm26", "xmm27",
-              "xmm28", "xmm29", "xmm30", "xmm31");
 }
 
 /* The keystream of the sixteen blocks in s, x being s after its rounds,
@@ -287,33 +267,28 @@ keystream16_from(__m512i w[4][4], const __m512i x[16], const __m512i s[16])
                       ADD512(x14, s[14]), ADD512(x15, s[15]));
 }
 
-/* 1024 bytes: out = in ^ keystream of the sixteen blocks in s, x being s
- * after its rounds. */
-static inline __attribute__((always_inline)) void
-xor_keystream16(uint8_t *out, const uint8_t *in, const __m512i x[16],
-                const __m512i s[16])
-{
-    __m512i w[4][4], v[4][4];
-    keystream16_from(w, x, s);
-    for (int j = 0; j < 4; j++)
-        transpose_lanes16(v[j], w[0][j], w[1][j], w[2][j], w[3][j]);
-    /* v[j][l] is block 4l + j: in order through memory. */
-    for (int l = 0; l < 4; l++)
-        for (int j = 0; j < 4; j++) {
-            size_t at = 256 * l + 64 * j;
-            __m512i m = _mm512_loadu_si512(in + at);
-            _mm512_storeu_si512(out + at, _mm512_xor_si512(v[j][l], m));
-        }
-}
-
-/* 1024 bytes: out = in ^ keystream of the sixteen blocks in s. */
+/* 1024 bytes: out = in ^ keystream of the sixteen blocks in s; pre as for
+ * permute16. One statement, as blocks32 below, the transposes through
+ * zmm16-19. */
 static inline __attribute__((always_inline)) void
 blocks16(uint8_t *out, const uint8_t *in, const __m512i s[16],
          const uint32_t *pre, unsigned rounds)
 {
-    __m512i x[16];
-    permute16(x, s, pre, rounds);
-    xor_keystream16(out, in, x, s);
+    unsigned double_rounds = rounds / 2;
+    const uint32_t *p = chacha_pre_operand(pre);
+    __asm__(ZRUN16
+            ZFEED_SET(64, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+                      15)
+            ZSET_OUT(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+                     16, 17, 18, 19, 0)
+            : [n] "+r"(double_rounds), "=m"(*(uint8_t(*)[1024])out)
+            : [s] "r"(s), [in] "r"(in), [out] "r"(out), [p] "r"(p),
+              [use] "r"(pre != NULL), "m"(*(const __m512i(*)[16])s),
+              "m"(*(const uint8_t(*)[1024])in),
+              "m"(*(const uint32_t(*)[16])p)
+            : "cc", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",
+              "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13",
+              "xmm14", "xmm15", "xmm16", "xmm17", "xmm18", "xmm19");
 }
 
 /* lo:hi += n per lane, carrying out of the low word. */
@@ -356,19 +331,109 @@ counter_add_pair(zmm_pair *lo, zmm_pair *hi, zmm_pair n)
     counter_add16(&lo->hi, &hi->hi, n.hi);
 }
 
-/* 2048 bytes: out = in ^ keystream of the thirty-two blocks in s. */
+/* Two sets of sixteen states at once, s in zmm0-15 and t in zmm16-31,
+ * each step of one set followed by the same step of the other. One set's
+ * round cannot start before the previous round's quarter-rounds end, and
+ * on AMD Zen 4 (vprold two cycles there) that wait left the 512-bit
+ * pipes idle: the other set fills it (docs/kernels.md, "The code's
+ * choices", ChaCha). */
+#define ZSTEP2(k, p, P) ZQ##k p ZQ##k P
+/* Column 0's quarter-round on both sets, step by step. */
+#define ZCOLUMN0_2(p, P)                                                      \
+    ZSTEP2(0, p, P) ZSTEP2(1, p, P) ZSTEP2(2, p, P) ZSTEP2(3, p, P)           \
+    ZSTEP2(4, p, P) ZSTEP2(5, p, P) ZSTEP2(6, p, P) ZSTEP2(7, p, P)           \
+    ZSTEP2(8, p, P) ZSTEP2(9, p, P) ZSTEP2(10, p, P) ZSTEP2(11, p, P)
+#define ZROUND2(p, q, r, s, P, Q, R, S)                                       \
+    ZSTEP2(0, p, P)                                                           \
+    ZSTEP2(1, p, P) ZSTEP2(0, q, Q)                                           \
+    ZSTEP2(2, p, P) ZSTEP2(1, q, Q) ZSTEP2(0, r, R)                           \
+    ZSTEP2(3, p, P) ZSTEP2(2, q, Q) ZSTEP2(1, r, R) ZSTEP2(0, s, S)           \
+    ZSTEP2(4, p, P) ZSTEP2(3, q, Q) ZSTEP2(2, r, R) ZSTEP2(1, s, S)           \
+    ZSTEP2(5, p, P) ZSTEP2(4, q, Q) ZSTEP2(3, r, R) ZSTEP2(2, s, S)           \
+    ZSTEP2(6, p, P) ZSTEP2(5, q, Q) ZSTEP2(4, r, R) ZSTEP2(3, s, S)           \
+    ZSTEP2(7, p, P) ZSTEP2(6, q, Q) ZSTEP2(5, r, R) ZSTEP2(4, s, S)           \
+    ZSTEP2(8, p, P) ZSTEP2(7, q, Q) ZSTEP2(6, r, R) ZSTEP2(5, s, S)           \
+    ZSTEP2(9, p, P) ZSTEP2(8, q, Q) ZSTEP2(7, r, R) ZSTEP2(6, s, S)           \
+    ZSTEP2(10, p, P) ZSTEP2(9, q, Q) ZSTEP2(8, r, R) ZSTEP2(7, s, S)          \
+    ZSTEP2(11, p, P) ZSTEP2(10, q, Q) ZSTEP2(9, r, R) ZSTEP2(8, s, S)         \
+    ZSTEP2(11, q, Q) ZSTEP2(10, r, R) ZSTEP2(9, s, S)                         \
+    ZSTEP2(11, r, R) ZSTEP2(10, s, S)                                         \
+    ZSTEP2(11, s, S)
+/* 2048 bytes: out = in ^ keystream of the thirty-two blocks in s (set 0
+ * the .lo halves, set 1 the .hi), after `rounds` rounds; pre as for
+ * permute16, the same words for both sets. The rounds, feed-forward,
+ * transposes and XOR all in one statement, the states never leaving
+ * their registers: from C, the rounds' results went through memory and
+ * the batch stored 100 zmm registers where its output is 32, at two
+ * cycles a 512-bit store on Zen 4 (docs/kernels.md, "The code's
+ * choices", ChaCha). Set 0's transposes borrow zmm28-31, set 1's words
+ * 12-15, parked in `park` meanwhile; set 1's use zmm0-3. */
 static inline __attribute__((always_inline)) void
 blocks32(uint8_t *out, const uint8_t *in, const zmm_pair s[16],
          const uint32_t *pre, unsigned rounds)
 {
-    __m512i a[16], b[16], x[16], y[16];
-    for (int i = 0; i < 16; i++) {
-        a[i] = s[i].lo;
-        b[i] = s[i].hi;
-    }
-    permute16_x2(x, y, a, b, pre, rounds);
-    xor_keystream16(out, in, x, a);
-    xor_keystream16(out + 1024, in + 1024, y, b);
+    unsigned double_rounds = rounds / 2;
+    const uint32_t *p = chacha_pre_operand(pre);
+    __m512i park[4];
+    __asm__("test %[use], %[use]\n\t"
+            "jz 3f\n\t"
+            ZLOADP(0, 0, 0) ZLOADP(4, 0, 4) ZLOADP(8, 0, 8) ZLOADP(12, 0, 12)
+            ZLOADP(0, 1, 16) ZLOADP(4, 1, 20) ZLOADP(8, 1, 24)
+            ZLOADP(12, 1, 28)
+            ZPRE_COLUMNS(1, 2, 3, 5, 6, 7, 9, 10, 11, 13, 14, 15)
+            ZPRE_COLUMNS(17, 18, 19, 21, 22, 23, 25, 26, 27, 29, 30, 31)
+            ZCOLUMN0_2((0, 4, 8, 12), (16, 20, 24, 28))
+            "jmp 2f\n\t"
+            "3:\n\t"
+            ZLOADP(0, 0, 0) ZLOADP(1, 0, 1) ZLOADP(2, 0, 2) ZLOADP(3, 0, 3)
+            ZLOADP(4, 0, 4) ZLOADP(5, 0, 5) ZLOADP(6, 0, 6) ZLOADP(7, 0, 7)
+            ZLOADP(8, 0, 8) ZLOADP(9, 0, 9) ZLOADP(10, 0, 10)
+            ZLOADP(11, 0, 11) ZLOADP(12, 0, 12) ZLOADP(13, 0, 13)
+            ZLOADP(14, 0, 14) ZLOADP(15, 0, 15)
+            ZLOADP(0, 1, 16) ZLOADP(1, 1, 17) ZLOADP(2, 1, 18)
+            ZLOADP(3, 1, 19) ZLOADP(4, 1, 20) ZLOADP(5, 1, 21)
+            ZLOADP(6, 1, 22) ZLOADP(7, 1, 23) ZLOADP(8, 1, 24)
+            ZLOADP(9, 1, 25) ZLOADP(10, 1, 26) ZLOADP(11, 1, 27)
+            ZLOADP(12, 1, 28) ZLOADP(13, 1, 29) ZLOADP(14, 1, 30)
+            ZLOADP(15, 1, 31)
+            ".p2align 5\n\t"
+            "1:\n\t"
+            ZROUND2((0, 4, 8, 12), (1, 5, 9, 13), (2, 6, 10, 14),
+                    (3, 7, 11, 15), (16, 20, 24, 28), (17, 21, 25, 29),
+                    (18, 22, 26, 30), (19, 23, 27, 31))
+            "2:\n\t"
+            ZROUND2((0, 5, 10, 15), (1, 6, 11, 12), (2, 7, 8, 13),
+                    (3, 4, 9, 14), (16, 21, 26, 31), (17, 22, 27, 28),
+                    (18, 23, 24, 29), (19, 20, 25, 30))
+            "dec %[n]\n\t"
+            "jnz 1b\n\t"
+            "vmovdqa64 " ZR(28) ", 0(%[park])\n\t"
+            "vmovdqa64 " ZR(29) ", 64(%[park])\n\t"
+            "vmovdqa64 " ZR(30) ", 128(%[park])\n\t"
+            "vmovdqa64 " ZR(31) ", 192(%[park])\n\t"
+            ZFEED_SET(128, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+            ZSET_OUT(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+                     28, 29, 30, 31, 0)
+            "vmovdqa64 0(%[park]), " ZR(28) "\n\t"
+            "vmovdqa64 64(%[park]), " ZR(29) "\n\t"
+            "vmovdqa64 128(%[park]), " ZR(30) "\n\t"
+            "vmovdqa64 192(%[park]), " ZR(31) "\n\t"
+            ZFEED_SET(128, 64, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28,
+                      29, 30, 31)
+            ZSET_OUT(16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29,
+                     30, 31, 0, 1, 2, 3, 1024)
+            : [n] "+r"(double_rounds), "=m"(*(uint8_t(*)[2048])out),
+              "=m"(park)
+            : [s] "r"(s), [in] "r"(in), [out] "r"(out), [park] "r"(park),
+              [p] "r"(p), [use] "r"(pre != NULL),
+              "m"(*(const zmm_pair(*)[16])s),
+              "m"(*(const uint8_t(*)[2048])in),
+              "m"(*(const uint32_t(*)[16])p)
+            : "cc", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",
+              "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13",
+              "xmm14", "xmm15", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20",
+              "xmm21", "xmm22", "xmm23", "xmm24", "xmm25", "xmm26", "xmm27",
+              "xmm28", "xmm29", "xmm30", "xmm31");
 }
 
 #define VERTICAL_NAME xor_vertical32
