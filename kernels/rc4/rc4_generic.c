@@ -29,8 +29,15 @@
  *   (rc4_add_byte), where GCC's & 0xff costs a movzx on the chain; S[j]
  *   is read and written addressed from j itself (rc4_exchange), where GCC
  *   computes the address once with an lea, again a cycle on the chain.
- * - Eight steps at a time from an i aligned to eight, so their indices are
- *   constant offsets and need no mask; single steps before and after. */
+ * - The 256 steps of i's round unrolled (RC4_GROUP): i is a constant in
+ *   each, so S[i] and S[i + 1] are fixed offsets from the table and
+ *   j == i + 1 is one compare with that constant. Eight steps a group,
+ *   each group's keystream one word; single steps before and after. With
+ *   eight steps a loop, i a register, a step took thirteen instructions
+ *   and now takes ten: the fewer a step's, the more steps the core's
+ *   window holds while the sibling hyperthread takes half of it, the
+ *   state in which the eight-step loop fell behind OpenSSL's
+ *   (docs/kernels.md, "The code's choices", RC4). */
 #include <string.h>
 
 #include "rc4.h"
@@ -80,6 +87,53 @@ rc4_step_generic(uint32_t *s, uint32_t *si, const uint32_t *next,
     return s[y];
 }
 
+/* Step I (a constant) of i's round, its keystream byte into bits
+ * shift.. of ks: rc4_step_generic with S[i] and S[i + 1] at fixed
+ * places. */
+#define RC4_STEP(I, shift)                                                    \
+    do {                                                                      \
+        size_t x = tx, y, nx = s[((I) + 1) & 0xff];                           \
+        rc4_add_byte(j, x);                                                   \
+        y = rc4_exchange(s, j, x);                                            \
+        tx = nx;                                                              \
+        if (__builtin_expect(j == (((I) + 1) & 0xff), 0)) {                   \
+            __asm__("" : "+r"(x));                                            \
+            tx = x;                                                           \
+        }                                                                     \
+        s[(I)] = (uint32_t)y;                                                 \
+        rc4_add_byte(y, x);                                                   \
+        ks |= (uint64_t)s[y] << (shift);                                      \
+    } while (0)
+
+/* Steps 8g..8g+7; leaves for the single steps when fewer than eight bytes
+ * are left. */
+#define RC4_GROUP(g)                                                          \
+        if (len - n < 8) {                                                    \
+            i = 8 * (g);                                                      \
+            goto rest;                                                        \
+        }                                                                     \
+        {                                                                     \
+            uint64_t ks = 0, m;                                               \
+            RC4_STEP(8 * (g) + 0, 0);                                         \
+            RC4_STEP(8 * (g) + 1, 8);                                         \
+            RC4_STEP(8 * (g) + 2, 16);                                        \
+            RC4_STEP(8 * (g) + 3, 24);                                        \
+            RC4_STEP(8 * (g) + 4, 32);                                        \
+            RC4_STEP(8 * (g) + 5, 40);                                        \
+            RC4_STEP(8 * (g) + 6, 48);                                        \
+            RC4_STEP(8 * (g) + 7, 56);                                        \
+            memcpy(&m, in + n, 8);                                            \
+            m ^= ks;                                                          \
+            memcpy(out + n, &m, 8);                                           \
+            n += 8;                                                           \
+        }
+/* The case of the switch on i / 8 for group g > 0, which the one before
+ * falls through to. */
+#define RC4_CASE(g)                                                           \
+    __attribute__((fallthrough));                                             \
+    case g:                                                                   \
+        RC4_GROUP(g)
+
 static void rc4_key_schedule_generic(uint32_t s[256], const uint8_t *key,
                                      size_t key_len)
 {
@@ -109,20 +163,22 @@ void rc4_xor_generic(uint8_t *out, const uint8_t *in, size_t len,
     for (; n < len && (i & 7); n++, i = (i + 1) & 0xff)
         out[n] = in[n] ^ (uint8_t)rc4_step_generic(
                              s, &s[i], &s[(i + 1) & 0xff], &tx, &j);
-    /* Eight keystream bytes into a word, then one load, xor and store. */
-    for (; n + 8 <= len; n += 8, i = (i + 8) & 0xff) {
-        uint32_t *si = &s[i];
-        uint64_t ks = 0, m;
-        for (unsigned b = 0; b < 7; b++)
-            ks |= (uint64_t)rc4_step_generic(s, si + b, si + b + 1, &tx, &j)
-                  << (8 * b);
-        ks |= (uint64_t)rc4_step_generic(s, si + 7, &s[(i + 8) & 0xff], &tx,
-                                         &j)
-              << 56;
-        memcpy(&m, in + n, 8);
-        m ^= ks;
-        memcpy(out + n, &m, 8);
+    /* Whole groups of eight from i on, round and round the table. */
+    for (;;) {
+        switch (i >> 3) {
+        case 0:
+            RC4_GROUP(0)
+            RC4_CASE(1) RC4_CASE(2) RC4_CASE(3) RC4_CASE(4) RC4_CASE(5)
+            RC4_CASE(6) RC4_CASE(7) RC4_CASE(8) RC4_CASE(9) RC4_CASE(10)
+            RC4_CASE(11) RC4_CASE(12) RC4_CASE(13) RC4_CASE(14) RC4_CASE(15)
+            RC4_CASE(16) RC4_CASE(17) RC4_CASE(18) RC4_CASE(19) RC4_CASE(20)
+            RC4_CASE(21) RC4_CASE(22) RC4_CASE(23) RC4_CASE(24) RC4_CASE(25)
+            RC4_CASE(26) RC4_CASE(27) RC4_CASE(28) RC4_CASE(29) RC4_CASE(30)
+            RC4_CASE(31)
+        }
+        i = 0;
     }
+rest:
     for (; n < len; n++, i = (i + 1) & 0xff)
         out[n] = in[n] ^ (uint8_t)rc4_step_generic(
                              s, &s[i], &s[(i + 1) & 0xff], &tx, &j);
