@@ -31,7 +31,8 @@
  *   computes the address once with an lea, again a cycle on the chain.
  * - The 256 steps of i's round unrolled (RC4_GROUP): i is a constant in
  *   each, so S[i] and S[i + 1] are fixed offsets from the table and
- *   j == i + 1 is one compare with that constant. Eight steps a group,
+ *   j == i + 1 is one compare with that constant (the check is on indices,
+ *   which GCC folds, where a pointer compare kept two lea a step). Eight steps a group,
  *   each group's keystream one word; single steps before and after. With
  *   eight steps a loop, i a register, a step took thirteen instructions
  *   and now takes ten: the fewer a step's, the more steps the core's
@@ -78,7 +79,7 @@ rc4_step_generic(uint32_t *s, uint32_t *si, const uint32_t *next,
     rc4_add_byte(*j, x);
     y = rc4_exchange(s, *j, x);
     *tx = nx;
-    if (__builtin_expect(s + *j == next, 0)) {
+    if (__builtin_expect(*j == (size_t)(next - s), 0)) {
         __asm__("" : "+r"(x));
         *tx = x;
     }
@@ -86,24 +87,6 @@ rc4_step_generic(uint32_t *s, uint32_t *si, const uint32_t *next,
     rc4_add_byte(y, x);
     return s[y];
 }
-
-/* Step I (a constant) of i's round, its keystream byte into bits
- * shift.. of ks: rc4_step_generic with S[i] and S[i + 1] at fixed
- * places. */
-#define RC4_STEP(I, shift)                                                    \
-    do {                                                                      \
-        size_t x = tx, y, nx = s[((I) + 1) & 0xff];                           \
-        rc4_add_byte(j, x);                                                   \
-        y = rc4_exchange(s, j, x);                                            \
-        tx = nx;                                                              \
-        if (__builtin_expect(j == (((I) + 1) & 0xff), 0)) {                   \
-            __asm__("" : "+r"(x));                                            \
-            tx = x;                                                           \
-        }                                                                     \
-        s[(I)] = (uint32_t)y;                                                 \
-        rc4_add_byte(y, x);                                                   \
-        ks |= (uint64_t)s[y] << (shift);                                      \
-    } while (0)
 
 /* Steps 8g..8g+7; leaves for the single steps when fewer than eight bytes
  * are left. */
@@ -114,14 +97,11 @@ rc4_step_generic(uint32_t *s, uint32_t *si, const uint32_t *next,
         }                                                                     \
         {                                                                     \
             uint64_t ks = 0, m;                                               \
-            RC4_STEP(8 * (g) + 0, 0);                                         \
-            RC4_STEP(8 * (g) + 1, 8);                                         \
-            RC4_STEP(8 * (g) + 2, 16);                                        \
-            RC4_STEP(8 * (g) + 3, 24);                                        \
-            RC4_STEP(8 * (g) + 4, 32);                                        \
-            RC4_STEP(8 * (g) + 5, 40);                                        \
-            RC4_STEP(8 * (g) + 6, 48);                                        \
-            RC4_STEP(8 * (g) + 7, 56);                                        \
+            for (unsigned b = 0; b < 8; b++)                                  \
+                ks |= (uint64_t)rc4_step_generic(                             \
+                          s, &s[8 * (g) + b], &s[(8 * (g) + b + 1) & 0xff],   \
+                          &tx, &j)                                            \
+                      << (8 * b);                                             \
             memcpy(&m, in + n, 8);                                            \
             m ^= ks;                                                          \
             memcpy(out + n, &m, 8);                                           \
