@@ -147,27 +147,23 @@ transpose_lanes16(__m512i v[4], __m512i w0, __m512i w1, __m512i w2,
  * `stride` bytes apart from byte h on. */
 #define ZFEED(i, stride, h, j)                                                \
     "vpaddd " #i "*" #stride "+" #h "(%[s]), " ZR(j) ", " ZR(j) "\n\t"
-/* transpose_words16 on zmm a-d in place, through the temporaries t0-t3:
- * a, b, c, d then hold t[0]-t[3]. */
+/* dst = op(src1, src2), op an instruction and its immediate if any. */
+#define ZOP(op, src2, src1, dst)                                              \
+    op " " ZR(src2) ", " ZR(src1) ", " ZR(dst) "\n\t"
+/* A 4x4 transpose of zmm a-d in place through the temporaries t0-t3, in
+ * two steps of a low and a high interleave (lo1/hi1, then lo2/hi2). */
+#define ZTRANSPOSE(lo1, hi1, lo2, hi2, a, b, c, d, t0, t1, t2, t3)            \
+    ZOP(lo1, b, a, t0) ZOP(hi1, b, a, t1) ZOP(lo1, d, c, t2)                  \
+    ZOP(hi1, d, c, t3) ZOP(lo2, t2, t0, a) ZOP(hi2, t2, t0, b)                \
+    ZOP(lo2, t3, t1, c) ZOP(hi2, t3, t1, d)
+/* transpose_words16 in place: a, b, c, d then hold its t[0]-t[3]. */
 #define ZWORDS(a, b, c, d, t0, t1, t2, t3)                                    \
-    "vpunpckldq " ZR(b) ", " ZR(a) ", " ZR(t0) "\n\t"                         \
-    "vpunpckhdq " ZR(b) ", " ZR(a) ", " ZR(t1) "\n\t"                         \
-    "vpunpckldq " ZR(d) ", " ZR(c) ", " ZR(t2) "\n\t"                         \
-    "vpunpckhdq " ZR(d) ", " ZR(c) ", " ZR(t3) "\n\t"                         \
-    "vpunpcklqdq " ZR(t2) ", " ZR(t0) ", " ZR(a) "\n\t"                       \
-    "vpunpckhqdq " ZR(t2) ", " ZR(t0) ", " ZR(b) "\n\t"                       \
-    "vpunpcklqdq " ZR(t3) ", " ZR(t1) ", " ZR(c) "\n\t"                       \
-    "vpunpckhqdq " ZR(t3) ", " ZR(t1) ", " ZR(d) "\n\t"
-/* transpose_lanes16 on zmm a-d in place, through t0-t3. */
+    ZTRANSPOSE("vpunpckldq", "vpunpckhdq", "vpunpcklqdq", "vpunpckhqdq", a,   \
+               b, c, d, t0, t1, t2, t3)
+/* transpose_lanes16 in place. */
 #define ZLANES(a, b, c, d, t0, t1, t2, t3)                                    \
-    "vshufi32x4 $0x44, " ZR(b) ", " ZR(a) ", " ZR(t0) "\n\t"                  \
-    "vshufi32x4 $0xee, " ZR(b) ", " ZR(a) ", " ZR(t1) "\n\t"                  \
-    "vshufi32x4 $0x44, " ZR(d) ", " ZR(c) ", " ZR(t2) "\n\t"                  \
-    "vshufi32x4 $0xee, " ZR(d) ", " ZR(c) ", " ZR(t3) "\n\t"                  \
-    "vshufi32x4 $0x88, " ZR(t2) ", " ZR(t0) ", " ZR(a) "\n\t"                 \
-    "vshufi32x4 $0xdd, " ZR(t2) ", " ZR(t0) ", " ZR(b) "\n\t"                 \
-    "vshufi32x4 $0x88, " ZR(t3) ", " ZR(t1) ", " ZR(c) "\n\t"                 \
-    "vshufi32x4 $0xdd, " ZR(t3) ", " ZR(t1) ", " ZR(d) "\n\t"
+    ZTRANSPOSE("vshufi32x4 $0x44,", "vshufi32x4 $0xee,", "vshufi32x4 $0x88,", \
+               "vshufi32x4 $0xdd,", a, b, c, d, t0, t1, t2, t3)
 /* Bytes 64 j.. of the set's 1024 at `at`: out = in ^ zmm r. */
 #define ZXOR_OUT(r, at)                                                       \
     "vpxord " #at "(%[in]), " ZR(r) ", " ZR(r) "\n\t"                         \
