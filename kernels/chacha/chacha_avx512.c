@@ -2,7 +2,7 @@
  * in one instruction:
  *  - thirty-two blocks as two sets of sixteen, each block in one 32-bit
  *    lane of a zmm register ("vertical"), for 2048-byte batches and a last
- *    batch of more than sixteen blocks (permute16_x2 says why two);
+ *    batch of more than sixteen blocks (ZSTEP2 says why two);
  *  - sixteen blocks so for a 1024-byte batch and a last batch of more than
  *    eight blocks;
  *  - the rest through chacha_ymm.h, the code chacha_avx2.c runs: eight
@@ -11,8 +11,9 @@
  *    for at most four blocks;
  *  - two streams of eight blocks each in the sixteen lanes
  *    (chacha_stream_xor2_avx512, at the end of the file).
- * With 32 vector registers the state never spills; the sixteen-block
- * rounds are in assembly all the same, for the reasons at permute16. */
+ * With 32 vector registers the state never spills; the sixteen- and
+ * thirty-two-block batches are in assembly all the same, the rounds for
+ * the reasons at permute16, the rest of a batch for those at blocks32. */
 #include <immintrin.h>
 #include <string.h>
 
@@ -310,7 +311,7 @@ counter_add16(__m512i *lo, __m512i *hi, __m512i n)
 #include "chacha_vertical.h"
 
 /* Thirty-two blocks: two sets of sixteen, lanes 0-15 and 16-31 of a pair
- * of zmm registers, through permute16_x2. */
+ * of zmm registers, through blocks32. */
 typedef struct {
     __m512i lo, hi;
 } zmm_pair;
