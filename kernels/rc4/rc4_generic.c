@@ -31,9 +31,10 @@
  *   computes the address once with an lea, again a cycle on the chain.
  * - The 256 steps of i's round unrolled (RC4_GROUP): i is a constant in
  *   each, so S[i] and S[i + 1] are fixed offsets from the table and
- *   j == i + 1 is one compare with that constant (the check is on indices,
- *   which GCC folds, where a pointer compare kept two lea a step). Eight steps a group,
- *   each group's keystream one word; single steps before and after. With
+ *   j == i + 1 is one compare with that constant (the check is on
+ *   indices, which GCC folds, where a pointer compare kept two lea a
+ *   step). Eight steps a group, each group's keystream one word; single
+ *   steps before and after. With
  *   eight steps a loop, i a register, a step took thirteen instructions
  *   and now takes ten: the fewer a step's, the more steps the core's
  *   window holds while the sibling hyperthread takes half of it, the
