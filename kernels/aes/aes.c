@@ -157,17 +157,16 @@ static void merge_block(uint8_t dst[16], const uint8_t rest[16], size_t d)
 void aes_cbc_cs2_encrypt(const aes_impl *impl, const aes_key *k, uint8_t *out,
                          const uint8_t *in, size_t len, const uint8_t iv[16])
 {
-    uint8_t chain[16], cn[16], last[16] = { 0 };
+    uint8_t cn[16], last[16] = { 0 };
     size_t full = len / 16, d = len % 16;
-    memcpy(chain, iv, 16);
     if (d == 0) {
-        impl->cbc_encrypt(k, chain, out, in, full);
+        impl->cbc_encrypt(k, iv, out, in, full);
         return;
     }
     memcpy(last, in + 16 * full, d);
-    impl->cbc_encrypt(k, chain, out, in, full);
+    impl->cbc_encrypt(k, iv, out, in, full);
     memcpy(cn, out + 16 * (full - 1), 16);
-    impl->cbc_encrypt(k, chain, out + 16 * (full - 1), last, 1);
+    impl->cbc_encrypt(k, cn, out + 16 * (full - 1), last, 1);
     memcpy(out + 16 * full, cn, d);
 }
 

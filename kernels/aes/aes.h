@@ -74,10 +74,20 @@ typedef void aes_blocks_fn(const aes_key *k, uint8_t *out, const uint8_t *in,
                            size_t nblocks);
 /* A chained mode over nblocks whole blocks; state is updated so that a
  * later call continues the message: CTR's counter block (a 128-bit
- * big-endian integer), CBC's chaining value, XTS's current (already
- * encrypted) tweak. out may equal in; nblocks may be 0. */
+ * big-endian integer), CBC decryption's chaining value, XTS's current
+ * (already encrypted) tweak. out may equal in; nblocks may be 0. */
 typedef void aes_chain_fn(const aes_key *k, uint8_t state[16], uint8_t *out,
                           const uint8_t *in, size_t nblocks);
+/* CBC encryption over nblocks whole blocks from iv, which is only read: a
+ * later call continues from the last ciphertext block, in out. Were the
+ * chaining value written back where the next message's IV is read, the
+ * core could hold that read for the last store, which comes at the chain's
+ * very end, and a message would no longer start while the one before
+ * finishes (measured: docs/kernels.md, "The code's choices"). out may equal
+ * in; nblocks may be 0. */
+typedef void aes_cbc_encrypt_fn(const aes_key *k, const uint8_t iv[16],
+                                uint8_t *out, const uint8_t *in,
+                                size_t nblocks);
 typedef void ghash_init_fn(ghash_key *g, const uint8_t h[16]);
 /* y = (y ^ block) * H for each of nblocks blocks. */
 typedef void ghash_update_fn(const ghash_key *g, uint8_t y[16],
@@ -107,7 +117,8 @@ typedef struct aes_impl {
     isa_variant v;
     aes_expand_fn *expand;
     aes_blocks_fn *encrypt, *decrypt;
-    aes_chain_fn *ctr, *cbc_encrypt, *cbc_decrypt, *xts_encrypt, *xts_decrypt;
+    aes_chain_fn *ctr, *cbc_decrypt, *xts_encrypt, *xts_decrypt;
+    aes_cbc_encrypt_fn *cbc_encrypt;
     ghash_init_fn *ghash_init;
     ghash_update_fn *ghash;
     aes_gcm_fn *gcm_encrypt, *gcm_decrypt;

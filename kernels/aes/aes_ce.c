@@ -393,7 +393,7 @@ void aes_xctr_polyval_ce(const aes_key *k, const polyval_key *pk,
  * the chain carries the block before the last key is added and the xors
  * happen off it. */
 
-CE_INLINE void cbc_encrypt_blocks(const aes_key *k, uint8_t iv[16],
+CE_INLINE void cbc_encrypt_blocks(const aes_key *k, const uint8_t iv[16],
                                   uint8_t *out, const uint8_t *in,
                                   size_t nblocks, int nr)
 {
@@ -405,11 +405,10 @@ CE_INLINE void cbc_encrypt_blocks(const aes_key *k, uint8_t iv[16],
         ce_rounds_from(&ks, &s, 1, 1, nr, 0);
         blk_store(out + 16 * i, blk_xor(s, last));
     }
-    blk_store(iv, blk_xor(s, last));
 }
 
-void aes_cbc_encrypt_ce(const aes_key *k, uint8_t iv[16], uint8_t *out,
-                        const uint8_t *in, size_t nblocks)
+void aes_cbc_encrypt_ce(const aes_key *k, const uint8_t iv[16],
+                        uint8_t *out, const uint8_t *in, size_t nblocks)
 {
 #define CBC_ENC(nr) cbc_encrypt_blocks(k, iv, out, in, nblocks, nr)
     AES_BY_ROUNDS(k, CBC_ENC);

@@ -277,13 +277,15 @@ void aes_xctr_generic(const aes_key *k, const uint8_t nonce[16],
     }
 }
 
-void aes_cbc_encrypt_generic(const aes_key *k, uint8_t iv[16], uint8_t *out,
-                             const uint8_t *in, size_t nblocks)
+void aes_cbc_encrypt_generic(const aes_key *k, const uint8_t iv[16],
+                             uint8_t *out, const uint8_t *in, size_t nblocks)
 {
+    uint8_t c[16];
+    memcpy(c, iv, 16);
     for (size_t i = 0; i < nblocks; i++, in += 16, out += 16) {
-        aes_xor_bytes(iv, iv, in, 16);
-        encrypt_block_generic(k, iv, iv);
-        memcpy(out, iv, 16);
+        aes_xor_bytes(c, c, in, 16);
+        encrypt_block_generic(k, c, c);
+        memcpy(out, c, 16);
     }
 }
 

@@ -26,8 +26,9 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
 #define AES_DECLARE_ISA(isa)                                                  \
     aes_expand_fn aes_expand_##isa;                                           \
     aes_blocks_fn aes_encrypt_##isa, aes_decrypt_##isa;                       \
-    aes_chain_fn aes_ctr_##isa, aes_cbc_encrypt_##isa, aes_cbc_decrypt_##isa, \
-        aes_xts_encrypt_##isa, aes_xts_decrypt_##isa;                         \
+    aes_chain_fn aes_ctr_##isa, aes_cbc_decrypt_##isa, aes_xts_encrypt_##isa, \
+        aes_xts_decrypt_##isa;                                                \
+    aes_cbc_encrypt_fn aes_cbc_encrypt_##isa;                                 \
     aes_gcm_fn aes_gcm_encrypt_##isa, aes_gcm_decrypt_##isa;                  \
     aes_xctr_fn aes_xctr_##isa
 #define AES_DECLARE_XCTR_POLYVAL(isa)                                         \
@@ -82,9 +83,9 @@ AES_DECLARE_ISA(neon);
 #define AES_ROW(name, isa, ghash, xctr_polyval, required)                     \
     {                                                                         \
         { name, required }, aes_expand_##isa, aes_encrypt_##isa,              \
-            aes_decrypt_##isa, aes_ctr_##isa, aes_cbc_encrypt_##isa,          \
-            aes_cbc_decrypt_##isa, aes_xts_encrypt_##isa,                     \
-            aes_xts_decrypt_##isa, ghash_init_##ghash, ghash_update_##ghash,  \
+            aes_decrypt_##isa, aes_ctr_##isa, aes_cbc_decrypt_##isa,          \
+            aes_xts_encrypt_##isa, aes_xts_decrypt_##isa,                     \
+            aes_cbc_encrypt_##isa, ghash_init_##ghash, ghash_update_##ghash,  \
             aes_gcm_encrypt_##isa, aes_gcm_decrypt_##isa, aes_xctr_##isa,     \
             xctr_polyval                                                      \
     }

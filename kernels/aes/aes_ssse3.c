@@ -382,7 +382,8 @@ void aes_xctr_ssse3(const aes_key *k, const uint8_t nonce[16], uint64_t first,
 
 /* CBC. Encryption is one chain, a block at a time. */
 
-AES_SSSE3_INLINE void cbc_encrypt_blocks_ssse3(const aes_key *k, uint8_t iv[16],
+AES_SSSE3_INLINE void cbc_encrypt_blocks_ssse3(const aes_key *k,
+                                               const uint8_t iv[16],
                                                uint8_t *out, const uint8_t *in,
                                                size_t nblocks, int nr)
 {
@@ -392,11 +393,10 @@ AES_SSSE3_INLINE void cbc_encrypt_blocks_ssse3(const aes_key *k, uint8_t iv[16],
         encrypt_blks_ssse3(k, &c, 1, nr);
         blk_store(out + 16 * i, c);
     }
-    blk_store(iv, c);
 }
 
-void aes_cbc_encrypt_ssse3(const aes_key *k, uint8_t iv[16], uint8_t *out,
-                           const uint8_t *in, size_t nblocks)
+void aes_cbc_encrypt_ssse3(const aes_key *k, const uint8_t iv[16],
+                           uint8_t *out, const uint8_t *in, size_t nblocks)
 {
 #define CBC_ENC(nr) cbc_encrypt_blocks_ssse3(k, iv, out, in, nblocks, nr)
     AES_BY_ROUNDS(k, CBC_ENC);

@@ -543,7 +543,7 @@ void AESX_FN(aes_xctr_polyval)(const aes_key *k, const polyval_key *pk,
  * gives the next block's first-round input, C_i ^ P_{i+1} ^ K_0, and C_i
  * is recovered from it off the chain. */
 
-AESX_INLINE void cbc_encrypt_blocks(const aes_key *k, uint8_t iv[16],
+AESX_INLINE void cbc_encrypt_blocks(const aes_key *k, const uint8_t iv[16],
                                     uint8_t *out, const uint8_t *in,
                                     size_t nblocks, int nr)
 {
@@ -568,11 +568,10 @@ AESX_INLINE void cbc_encrypt_blocks(const aes_key *k, uint8_t iv[16],
         x = _mm_aesenc_si128(x, rk[r]);
     x = _mm_aesenclast_si128(x, rk[nr]);
     blk_store(out + 16 * (nblocks - 1), x);
-    blk_store(iv, x);
 }
 
-void AESX_FN(aes_cbc_encrypt)(const aes_key *k, uint8_t iv[16], uint8_t *out,
-                              const uint8_t *in, size_t nblocks)
+void AESX_FN(aes_cbc_encrypt)(const aes_key *k, const uint8_t iv[16],
+                              uint8_t *out, const uint8_t *in, size_t nblocks)
 {
 #define CBC_ENC(nr) cbc_encrypt_blocks(k, iv, out, in, nblocks, nr)
     AES_BY_ROUNDS(k, CBC_ENC);
