@@ -402,43 +402,46 @@ AESX_INLINE void xctr_counters(vec *s, vec nonce, vec *ctr, int n)
     *ctr = V_ADD64(*ctr, V_BCAST(_mm_set_epi64x(0, n * LANES)));
 }
 
-/* The whole batches of CTR (ctr given) or XCTR (nonce and xctr) on zmm
- * rows, each batch's input loaded before the batch before it is stored;
- * advances the pointers and the count past them. With each load after
- * the stores before it, a 512-bit load whose address matched a 512-bit
- * store's still in flight in the low 12 bits (the output some vectors
- * behind, for buffers that far apart modulo 4 KiB) held the loop at up to
- * 1.4 times its time on AMD Zen 4, in some processes and not others, by
- * where their buffers' pages lay (measured: docs/kernels.md, "The code's
- * choices"). Two batches in flight take 16 vector registers beside the
- * round key: zmm rows only. */
-AESX_INLINE void keystream_batches(const aes_key *k, uint64_t *ctr, vec nonce,
-                                   vec *xctr, uint8_t **outp,
-                                   const uint8_t **inp, size_t *nblocks,
-                                   int nr)
+#if LANES == 4
+/* CTR (ctr given) or XCTR (nonce and xctr) over whole batches, each
+ * batch's input loaded before the batch before it is stored. With each
+ * load after the stores before it, a 512-bit load whose address matched a
+ * 512-bit store's still in flight in the low 12 bits (the output some
+ * vectors behind, for buffers that far apart modulo 4 KiB) held the loop
+ * at up to 1.4 times its time on AMD Zen 4, in some processes and not
+ * others, by where their buffers' pages lay (measured: docs/kernels.md,
+ * "The code's choices"). Two batches in flight take 16 vector registers
+ * beside the round key: zmm rows only. */
+AESX_INLINE void keystream_batch(const aes_key *k, vec *r, uint64_t *ctr,
+                                 vec nonce, vec *xctr, int nr)
+{
+    if (ctr)
+        ctr_counters(r, ctr, AESX_NVEC, LANES);
+    else
+        xctr_counters(r, nonce, xctr, AESX_NVEC);
+    cipher_vecs(k, r, AESX_NVEC, nr, 0);
+}
+
+AESX_INLINE void keystream_batches_nr(const aes_key *k, uint64_t *ctr,
+                                      vec nonce, vec *xctr, uint8_t *out,
+                                      const uint8_t *in, size_t batches,
+                                      int nr)
 {
     vec r[AESX_NVEC], x[AESX_NVEC];
-    size_t batches = *nblocks / AESX_BATCH;
-    uint8_t *out = *outp;
-    const uint8_t *in = *inp;
-    if (LANES != 4 || !batches)
-        return;
-    for (size_t b = 0; b < batches; b++) {
+    keystream_batch(k, r, ctr, nonce, xctr, nr);
+    AESX_UNROLL
+    for (int j = 0; j < AESX_NVEC; j++)
+        r[j] = V_XOR(r[j], V_LOADU(in + AESX_VEC_BYTES * j));
+    for (size_t b = 1; b < batches; b++) {
+        in += 16 * AESX_BATCH;
         AESX_UNROLL
         for (int j = 0; j < AESX_NVEC; j++)
             x[j] = V_LOADU(in + AESX_VEC_BYTES * j);
-        in += 16 * AESX_BATCH;
-        if (b) {
-            AESX_UNROLL
-            for (int j = 0; j < AESX_NVEC; j++)
-                V_STOREU(out + AESX_VEC_BYTES * j, r[j]);
-            out += 16 * AESX_BATCH;
-        }
-        if (ctr)
-            ctr_counters(r, ctr, AESX_NVEC, LANES);
-        else
-            xctr_counters(r, nonce, xctr, AESX_NVEC);
-        cipher_vecs(k, r, AESX_NVEC, nr, 0);
+        AESX_UNROLL
+        for (int j = 0; j < AESX_NVEC; j++)
+            V_STOREU(out + AESX_VEC_BYTES * j, r[j]);
+        out += 16 * AESX_BATCH;
+        keystream_batch(k, r, ctr, nonce, xctr, nr);
         AESX_UNROLL
         for (int j = 0; j < AESX_NVEC; j++)
             r[j] = V_XOR(r[j], x[j]);
@@ -446,16 +449,46 @@ AESX_INLINE void keystream_batches(const aes_key *k, uint64_t *ctr, vec nonce,
     AESX_UNROLL
     for (int j = 0; j < AESX_NVEC; j++)
         V_STOREU(out + AESX_VEC_BYTES * j, r[j]);
-    *outp = out + 16 * AESX_BATCH;
-    *inp = in;
-    *nblocks -= AESX_BATCH * batches;
 }
+
+/* A function of its own, entered from two batches: inlined where the
+ * messages are shorter, its loop cost a 576-byte CTR message 10% more
+ * ticks though it never ran there. */
+static __attribute__((noinline)) void
+AESX_FN(keystream_batches)(const aes_key *k, uint64_t *ctr, vec nonce,
+                           vec *xctr, uint8_t *out, const uint8_t *in,
+                           size_t batches)
+{
+#define KEYSTREAM_CALL(nr)                                                    \
+    keystream_batches_nr(k, ctr, nonce, xctr, out, in, batches, nr)
+    AES_BY_ROUNDS(k, KEYSTREAM_CALL);
+#undef KEYSTREAM_CALL
+}
+
+/* Runs it on the whole batches of a message of two or more, advancing the
+ * pointers and the count past them. */
+#define AESX_KEYSTREAM_BATCHES(k, ctr, nonce, xctr, out, in, nblocks)         \
+    do {                                                                      \
+        if ((nblocks) >= 2 * AESX_BATCH) {                                    \
+            size_t batches_ = (nblocks) / AESX_BATCH;                         \
+            AESX_FN(keystream_batches)(k, ctr, nonce, xctr, out, in,          \
+                                       batches_);                             \
+            (in) += 16 * AESX_BATCH * batches_;                               \
+            (out) += 16 * AESX_BATCH * batches_;                              \
+            (nblocks) -= AESX_BATCH * batches_;                               \
+        }                                                                     \
+    } while (0)
+#else
+#define AESX_KEYSTREAM_BATCHES(k, ctr, nonce, xctr, out, in, nblocks)         \
+    do {                                                                      \
+    } while (0)
+#endif
 
 AESX_INLINE void ctr_blocks(const aes_key *k, uint8_t ctr[16], uint8_t *out,
                             const uint8_t *in, size_t nblocks, int nr)
 {
     uint64_t c[2] = { aes_load64_be(ctr), aes_load64_be(ctr + 8) };
-    keystream_batches(k, c, V_ZERO(), NULL, &out, &in, &nblocks, nr);
+    AESX_KEYSTREAM_BATCHES(k, c, V_ZERO(), NULL, out, in, nblocks);
 #define CTR_STEP(n)                                                           \
     (ctr_vecs(k, c, out, in, n, LANES, nr), in += AESX_VEC_BYTES * (n),       \
      out += AESX_VEC_BYTES * (n))
@@ -493,7 +526,7 @@ AESX_INLINE void xctr_blocks(const aes_key *k, const uint8_t nonce[16],
 {
     vec n0 = V_BCAST(blk_load(nonce)),
         c = V_BCAST(_mm_set_epi64x(0, (long long)first));
-    keystream_batches(k, NULL, n0, &c, &out, &in, &nblocks, nr);
+    AESX_KEYSTREAM_BATCHES(k, NULL, n0, &c, out, in, nblocks);
 #define XCTR_STEP(n)                                                          \
     (xctr_vecs(k, n0, &c, out, in, n, LANES, nr), in += AESX_VEC_BYTES * (n), \
      out += AESX_VEC_BYTES * (n))
