@@ -403,15 +403,7 @@ AESX_INLINE void xctr_counters(vec *s, vec nonce, vec *ctr, int n)
 }
 
 #if LANES == 4
-/* CTR (ctr given) or XCTR (nonce and xctr) over whole batches, each
- * batch's input loaded before the batch before it is stored. With each
- * load after the stores before it, a 512-bit load whose address matched a
- * 512-bit store's still in flight in the low 12 bits (the output some
- * vectors behind, for buffers that far apart modulo 4 KiB) held the loop
- * at up to 1.4 times its time on AMD Zen 4, in some processes and not
- * others, by where their buffers' pages lay (measured: docs/kernels.md,
- * "The code's choices"). Two batches in flight take 16 vector registers
- * beside the round key: zmm rows only. */
+/* One batch of CTR's keystream (ctr given) or XCTR's (nonce and xctr). */
 AESX_INLINE void keystream_batch(const aes_key *k, vec *r, uint64_t *ctr,
                                  vec nonce, vec *xctr, int nr)
 {
@@ -422,6 +414,14 @@ AESX_INLINE void keystream_batch(const aes_key *k, vec *r, uint64_t *ctr,
     cipher_vecs(k, r, AESX_NVEC, nr, 0);
 }
 
+/* CTR or XCTR over whole batches, each batch's input loaded before the
+ * batch before it is stored. With each load after the stores before it, a
+ * 512-bit load whose address matched a 512-bit store's still in flight in
+ * the low 12 bits (the output some vectors behind, for buffers that far
+ * apart modulo 4 KiB) held the loop at up to 1.4 times its time on AMD
+ * Zen 4, in some processes and not others, by where their buffers' pages
+ * lay (measured: docs/kernels.md, "The code's choices"). Two batches in
+ * flight take 16 vector registers beside the round key: zmm rows only. */
 AESX_INLINE void keystream_batches_nr(const aes_key *k, uint64_t *ctr,
                                       vec nonce, vec *xctr, uint8_t *out,
                                       const uint8_t *in, size_t batches,
@@ -432,27 +432,22 @@ AESX_INLINE void keystream_batches_nr(const aes_key *k, uint64_t *ctr,
     vec r[AESX_NVEC], x[AESX_NVEC], xc = ctr ? V_ZERO() : *xctr;
     uint64_t c[2] = { ctr ? ctr[0] : 0, ctr ? ctr[1] : 0 };
     uint64_t *cp = ctr ? c : NULL;
+    load_vecs(x, in, AESX_NVEC, LANES);
     keystream_batch(k, r, cp, nonce, &xc, nr);
     AESX_UNROLL
     for (int j = 0; j < AESX_NVEC; j++)
-        r[j] = V_XOR(r[j], V_LOADU(in + AESX_VEC_BYTES * j));
+        r[j] = V_XOR(r[j], x[j]);
     for (size_t b = 1; b < batches; b++) {
         in += 16 * AESX_BATCH;
-        AESX_UNROLL
-        for (int j = 0; j < AESX_NVEC; j++)
-            x[j] = V_LOADU(in + AESX_VEC_BYTES * j);
-        AESX_UNROLL
-        for (int j = 0; j < AESX_NVEC; j++)
-            V_STOREU(out + AESX_VEC_BYTES * j, r[j]);
+        load_vecs(x, in, AESX_NVEC, LANES);
+        store_vecs(out, r, AESX_NVEC, LANES);
         out += 16 * AESX_BATCH;
         keystream_batch(k, r, cp, nonce, &xc, nr);
         AESX_UNROLL
         for (int j = 0; j < AESX_NVEC; j++)
             r[j] = V_XOR(r[j], x[j]);
     }
-    AESX_UNROLL
-    for (int j = 0; j < AESX_NVEC; j++)
-        V_STOREU(out + AESX_VEC_BYTES * j, r[j]);
+    store_vecs(out, r, AESX_NVEC, LANES);
     if (ctr) {
         ctr[0] = c[0];
         ctr[1] = c[1];
